@@ -1,0 +1,5 @@
+import sys
+
+from seog.cli import main
+
+sys.exit(main())

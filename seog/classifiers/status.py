@@ -1,0 +1,89 @@
+"""Block statuses: the cheap static pass, and the decision for every block of a position.
+
+The static pass settles the obvious blocks: unconditionally alive by Benson's algorithm, or
+dead because a finished game left them in atari. The rest are *unsettled*; a trained cascade
+decides them when a model is given (``cascade``), otherwise ``heuristic`` does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import ndimage
+
+from seog.features.benson import unconditionally_alive
+from seog.features.topology import FOUR, Topology
+
+ALIVE, DEAD = "alive", "dead"
+
+
+@dataclass
+class BlockStatus:
+    """The decision for one block: ``alive``, who decided it (``source``: 'benson', 'atari',
+    'model', 'heuristic', 'markup' or 'override') and the model's probability that it is alive
+    (None for static decisions)."""
+
+    block: int
+    color: int
+    points: np.ndarray
+    alive: bool
+    source: str
+    p_alive: float | None = None
+
+    @property
+    def status(self) -> str:
+        return ALIVE if self.alive else DEAD
+
+
+def static_statuses(topology: Topology) -> dict[int, BlockStatus]:
+    """Statuses of the blocks the static pass settles, keyed by block id."""
+    settled = {}
+    for b in unconditionally_alive(topology):
+        block = topology.blocks[b]
+        settled[b] = BlockStatus(b, block.color, block.points, True, "benson")
+    for block in topology.blocks:
+        if block.id not in settled and len(block.liberties) <= 1:
+            settled[block.id] = BlockStatus(block.id, block.color, block.points, False, "atari")
+    return settled
+
+
+def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus]:
+    """A simple rule for unsettled blocks, used when no trained model is available.
+
+    A block is alive when its chain borders at least two points of eye space (empty regions
+    bordered by its colour alone); otherwise when the stones of its colour within distance 3 of
+    the chain are at least as many as the opponent's; else dead.
+    """
+    out = {}
+    grid = topology.grid
+    for b in block_ids:
+        block = topology.blocks[b]
+        chain = topology.chains[block.chain]
+        regions = {r for m in chain.blocks for r in topology.blocks[m].regions}
+        eye_space = sum(len(topology.regions[r].points) for r in regions
+                        if topology.regions[r].borders == {block.color})
+        if eye_space >= 2:
+            alive = True
+        else:
+            mask = np.zeros(grid.shape, dtype=bool)
+            mask.flat[chain.points] = True
+            near = ndimage.binary_dilation(mask, FOUR, iterations=3) & ~mask
+            own = int((grid[near] == block.color).sum())
+            opp = int((grid[near] == -block.color).sum())
+            alive = own >= opp
+        out[b] = BlockStatus(b, block.color, block.points, alive, "heuristic")
+    return out
+
+
+def decide(topology: Topology, model=None) -> list[BlockStatus]:
+    """A status for every block, in block id order."""
+    settled = static_statuses(topology)
+    unsettled = [b.id for b in topology.blocks if b.id not in settled]
+    if unsettled:
+        if model is not None:
+            from seog.classifiers.cascade import classify  # numpy only
+            settled.update(classify(topology, unsettled, settled, model))
+        else:
+            settled.update(heuristic(topology, unsettled))
+    return [settled[b.id] for b in topology.blocks]

@@ -1,0 +1,53 @@
+"""The ``seog`` command: one sub-command per module of this package, each importing what it needs
+only when it runs, so that ``seog score`` starts without the server, training or dataset code."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMANDS = ["score", "annotate", "select", "train", "evaluate", "serve", "gtp", "match"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="seog", description="Score finished games of Go.")
+    parser.add_argument("--version", action="version", version=f"seog {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"seog.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"seog.cli.{name}":
+                continue  # that command has not landed yet
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, OSError) as exc:
+        print(f"seog {args.command}: error: {exc}", file=sys.stderr)
+        return 1
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("seog")
+    except PackageNotFoundError:
+        return "dev"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

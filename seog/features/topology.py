@@ -1,0 +1,251 @@
+"""Blocks, chains, empty regions and colour-enclosed regions (CERs) of a position.
+
+Everything is computed with whole-array operations (``scipy.ndimage.label`` and shifted
+comparisons); per-object lists are built once from sorted index arrays. Points are grid
+indices (``row * size + col``, see ``coords``).
+
+Vocabulary (as in the study):
+- *block*: a 4-connected group of stones of one colour.
+- *chain*: blocks of one colour linked through shared liberties (a block alone is a chain).
+- *empty region*: a 4-connected group of empty points.
+- *CER enclosed by colour c*: a 4-connected group of points that are not ``c`` (empty points
+  and ``-c`` stones), bounded by ``c`` stones and the edge. An eye of a ``c`` block is such a
+  region holding no stones; the region enclosed by the opponent that holds a block is its
+  *opponent CER*.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import ndimage
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+from seog.features.coords import BLACK, EMPTY, WHITE
+
+FOUR = ndimage.generate_binary_structure(2, 1)
+
+
+@dataclass
+class Block:
+    """One block of stones.
+
+    Fields: ``id`` (index into ``Topology.blocks``), ``color``, ``points`` and ``liberties``
+    (sorted grid indices), ``opponents`` (ids of adjacent opponent blocks), ``regions`` (ids
+    of adjacent empty regions), ``chain`` (chain id), ``enclosing_cer`` (id of the CER
+    enclosed by the opponent that holds it) and ``adjacent_cers`` (ids of CERs enclosed by
+    its own colour that it borders).
+    """
+
+    id: int
+    color: int
+    points: np.ndarray
+    liberties: np.ndarray
+    opponents: list[int] = field(default_factory=list)
+    regions: list[int] = field(default_factory=list)
+    chain: int = -1
+    enclosing_cer: int = -1
+    adjacent_cers: list[int] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return len(self.points)
+
+
+@dataclass
+class Chain:
+    """Blocks of one colour joined by shared liberties: ``blocks`` ids, all ``points`` and ``liberties``."""
+
+    id: int
+    color: int
+    blocks: list[int]
+    points: np.ndarray
+    liberties: np.ndarray
+
+
+@dataclass
+class Region:
+    """A 4-connected group of empty points and the colours of the stones that border it."""
+
+    id: int
+    points: np.ndarray
+    blocks: list[int]
+    borders: frozenset
+
+
+@dataclass
+class CER:
+    """A region enclosed by ``color``: its ``points``, the enclosing ``blocks`` (colour ``color``)
+    and the ``inner_blocks`` (opponent stones inside it). An eye when it has no inner blocks."""
+
+    id: int
+    color: int
+    points: np.ndarray
+    empty: np.ndarray
+    blocks: list[int]
+    inner_blocks: list[int]
+
+    @property
+    def is_eye(self) -> bool:
+        return not self.inner_blocks
+
+
+@dataclass
+class Topology:
+    """The structure of one position; see the module docstring for the vocabulary.
+
+    ``block_of`` / ``region_of`` are (size, size) label arrays (block or region id + 1, 0 elsewhere);
+    ``cer_of[c]`` labels the CERs enclosed by colour c (id + 1, 0 on c stones).
+    """
+
+    size: int
+    grid: np.ndarray
+    block_of: np.ndarray
+    blocks: list[Block]
+    region_of: np.ndarray
+    regions: list[Region]
+    chains: list[Chain]
+    cer_of: dict
+    cers: dict
+
+    def block_at(self, index: int) -> Block | None:
+        label = self.block_of.flat[index]
+        return self.blocks[label - 1] if label else None
+
+
+def adjacent_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Unique (label in a, label in b) pairs of 4-adjacent points, both labels non-zero."""
+    pairs = []
+    for x, y in ((a[:, :-1], b[:, 1:]), (a[:, 1:], b[:, :-1]), (a[:-1, :], b[1:, :]), (a[1:, :], b[:-1, :])):
+        keep = (x > 0) & (y > 0)
+        pairs.append(np.stack([x[keep], y[keep]], axis=1))
+    pairs = np.concatenate(pairs)
+    if len(pairs) == 0:
+        return pairs.reshape(0, 2)
+    return np.unique(pairs, axis=0)
+
+
+def adjacent_points(labels: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Unique (label, grid index) pairs: points in ``mask`` 4-adjacent to a labelled point."""
+    size = labels.shape[0]
+    index = np.arange(size * size).reshape(size, size)
+    target = np.where(mask, index + 1, 0)
+    pairs = adjacent_pairs(labels, target)
+    pairs[:, 1] -= 1
+    return pairs
+
+
+def group_by_first(pairs: np.ndarray, n: int) -> list[np.ndarray]:
+    """Split sorted (key, value) pairs into a list of value arrays for keys 1..n."""
+    out = [np.empty(0, dtype=np.int64) for _ in range(n)]
+    if len(pairs) == 0:
+        return out
+    keys = pairs[:, 0]
+    starts = np.searchsorted(keys, np.arange(1, n + 2))
+    for k in range(n):
+        out[k] = pairs[starts[k]:starts[k + 1], 1]
+    return out
+
+
+def points_by_label(labels: np.ndarray, n: int) -> list[np.ndarray]:
+    flat = labels.ravel()
+    order = np.argsort(flat, kind="stable")
+    starts = np.searchsorted(flat[order], np.arange(1, n + 2))
+    return [order[starts[k]:starts[k + 1]] for k in range(n)]
+
+
+def label_blocks(grid: np.ndarray) -> tuple[np.ndarray, int]:
+    """Label 4-connected blocks of both colours in one array (black ids first)."""
+    black, nb = ndimage.label(grid == BLACK, FOUR)
+    white, nw = ndimage.label(grid == WHITE, FOUR)
+    labels = black + np.where(white > 0, white + nb, 0)
+    return labels.astype(np.int32), nb + nw
+
+
+def analyze(grid: np.ndarray) -> Topology:
+    """Split a (size, size) array of colours into blocks, chains, empty regions and CERs."""
+    grid = np.asarray(grid, dtype=np.int8)
+    size = grid.shape[0]
+    empty = grid == EMPTY
+
+    block_of, n_blocks = label_blocks(grid)
+    block_points = points_by_label(block_of, n_blocks)
+    colors = [int(grid.flat[p[0]]) for p in block_points]
+    liberties = group_by_first(adjacent_points(block_of, empty), n_blocks)
+    blocks = [Block(i, colors[i], block_points[i], liberties[i]) for i in range(n_blocks)]
+
+    # Opponent adjacency: adjacent stone pairs of different labels are always of different colours.
+    for a, b in adjacent_pairs(block_of, block_of):
+        if a != b:
+            blocks[a - 1].opponents.append(int(b - 1))
+
+    region_of, n_regions = ndimage.label(empty, FOUR)
+    region_points = points_by_label(region_of, n_regions)
+    region_blocks = group_by_first(adjacent_pairs(region_of, block_of), n_regions)
+    regions = []
+    for r in range(n_regions):
+        ids = [int(b) - 1 for b in region_blocks[r]]
+        regions.append(Region(r, region_points[r], ids, frozenset(colors[b] for b in ids)))
+        for b in ids:
+            blocks[b].regions.append(r)
+
+    chains = _chains(grid, block_of, blocks)
+    cer_of, cers = {}, {}
+    for color in (BLACK, WHITE):
+        cer_of[color], cers[color] = _cers(grid, color, block_of, blocks)
+    return Topology(size, grid, block_of, blocks, region_of, regions, chains, cer_of, cers)
+
+
+def _chains(grid: np.ndarray, block_of: np.ndarray, blocks: list[Block]) -> list[Chain]:
+    """Join blocks of one colour that share a liberty (connected components of a block graph)."""
+    n = len(blocks)
+    if n == 0:
+        return []
+    padded = np.pad(block_of, 1)
+    around = np.stack([padded[:-2, 1:-1], padded[2:, 1:-1], padded[1:-1, :-2], padded[1:-1, 2:]])
+    around = around[:, grid == EMPTY]  # (4, number of empty points)
+    edges = []
+    for i in range(4):
+        for j in range(i + 1, 4):
+            a, b = around[i], around[j]
+            keep = (a > 0) & (b > 0) & (a != b)
+            edges.append(np.stack([a[keep], b[keep]], axis=1))
+    edges = np.concatenate(edges) - 1 if edges else np.empty((0, 2), int)
+    colors = np.array([b.color for b in blocks])
+    edges = edges[colors[edges[:, 0]] == colors[edges[:, 1]]] if len(edges) else edges
+    graph = coo_matrix((np.ones(len(edges)), (edges[:, 0], edges[:, 1])), shape=(n, n))
+    _, which = connected_components(graph, directed=False)
+    chains = []
+    for c in range(which.max() + 1):
+        members = [int(b) for b in np.flatnonzero(which == c)]
+        for b in members:
+            blocks[b].chain = c
+        points = np.sort(np.concatenate([blocks[b].points for b in members]))
+        libs = np.unique(np.concatenate([blocks[b].liberties for b in members]))
+        chains.append(Chain(c, blocks[members[0]].color, members, points, libs))
+    return chains
+
+
+def _cers(grid: np.ndarray, color: int, block_of: np.ndarray, blocks: list[Block]):
+    """Regions enclosed by ``color``: 4-connected groups of points that are not ``color``."""
+    labels, n = ndimage.label(grid != color, FOUR)
+    points = points_by_label(labels, n)
+    own = np.where(grid == color, block_of, 0)
+    inner = np.where(grid == -color, block_of, 0)
+    boundary = group_by_first(adjacent_pairs(labels, own), n)
+    inside = group_by_first(np.unique(np.stack([labels[inner > 0], inner[inner > 0]], axis=1), axis=0)
+                            if (inner > 0).any() else np.empty((0, 2), int), n)
+    flat_grid = grid.ravel()
+    cers = []
+    for k in range(n):
+        pts = points[k]
+        cer = CER(k, color, pts, pts[flat_grid[pts] == EMPTY],
+                  [int(b) - 1 for b in boundary[k]], [int(b) - 1 for b in inside[k]])
+        cers.append(cer)
+        for b in cer.blocks:
+            blocks[b].adjacent_cers.append(k)
+        for b in cer.inner_blocks:
+            blocks[b].enclosing_cer = k
+    return labels.astype(np.int32), cers

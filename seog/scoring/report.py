@@ -1,0 +1,47 @@
+"""A ``Score`` as the JSON object that ``seog score --json`` prints and the REST API returns."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from seog.features.coords import BLACK, COLOR_NAMES, WHITE, index_to_gtp
+from seog.scoring.count import Score
+
+
+def vertices(indices, size: int) -> list[str]:
+    return [index_to_gtp(i, size) for i in np.sort(np.asarray(indices, dtype=np.int64))]
+
+
+def to_dict(score: Score, recorded_result: str | None = None) -> dict:
+    """The JSON contract: size, rules, komi, result, score, dead, seki, territory, dame, blocks, ..."""
+    size = score.size
+    out = {
+        "size": size,
+        "rules": score.rules.name,
+        "komi": score.komi,
+        "handicap": score.handicap,
+        "result": score.result,
+        "score": {"black": score.black, "white": score.white},
+        "dead": vertices(score.dead, size),
+        "seki": vertices(score.seki, size),
+        "territory": {COLOR_NAMES[c]: vertices(score.territory[c], size) for c in (BLACK, WHITE)},
+        "dame": vertices(score.dame, size),
+        "prisoners": {COLOR_NAMES[c]: int(score.prisoners.get(c, 0)) for c in (BLACK, WHITE)},
+        "breakdown": {COLOR_NAMES[c]: score.breakdown.get(c, {}) for c in (BLACK, WHITE)},
+        "ownership": ["".join({1: "B", -1: "W", 0: "."}[int(v)] for v in row) for row in score.ownership],
+        "uncertain": bool(score.uncertain_blocks),
+        "blocks": [
+            {
+                "stones": vertices(b.points, size),
+                "color": COLOR_NAMES[b.color],
+                "status": b.status,
+                "source": b.source,
+                "p_alive": None if b.p_alive is None else round(float(b.p_alive), 4),
+                "uncertain": bool(getattr(b, "uncertain", False)),
+            }
+            for b in score.blocks
+        ],
+    }
+    if recorded_result is not None:
+        out["recorded_result"] = recorded_result
+    return out

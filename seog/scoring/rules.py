@@ -1,0 +1,77 @@
+"""Rule sets: how a final position becomes points, and how RU strings map onto them.
+
+| rules | counts | handicap compensation to White | dead stones removed |
+|---|---|---|---|
+| japanese, korean | territory + prisoners + dead stones; no territory in seki | none | yes |
+| chinese | area (stones + territory) | one point per handicap stone | yes |
+| aga | area | handicap - 1 | yes |
+| nz | area | none | yes |
+| tromp-taylor | area | none | no: every stone on the board counts |
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One rule set. ``area``: count stones plus territory (else territory plus prisoners);
+    ``handicap_bonus``: 'none', 'per-stone' or 'per-stone-minus-one';
+    ``remove_dead``: dead stones are taken off before counting; ``seki_territory``: empty
+    points enclosed by a group in seki count as territory."""
+
+    name: str
+    area: bool
+    handicap_bonus: str = "none"
+    remove_dead: bool = True
+    seki_territory: bool = True
+    default_komi: float = 7.5
+
+    def handicap_compensation(self, handicap: int) -> int:
+        if handicap < 2 or self.handicap_bonus == "none":
+            return 0
+        return handicap if self.handicap_bonus == "per-stone" else handicap - 1
+
+
+RULES = {
+    "japanese": Rules("japanese", area=False, seki_territory=False, default_komi=6.5),
+    "korean": Rules("korean", area=False, seki_territory=False, default_komi=6.5),
+    "chinese": Rules("chinese", area=True, handicap_bonus="per-stone"),
+    "aga": Rules("aga", area=True, handicap_bonus="per-stone-minus-one"),
+    "nz": Rules("nz", area=True, default_komi=7.0),
+    "tromp-taylor": Rules("tromp-taylor", area=True, remove_dead=False),
+}
+
+ALIASES = {
+    "jp": "japanese", "japan": "japanese", "japanese": "japanese",
+    "ko": "korean", "korea": "korean", "korean": "korean",
+    "cn": "chinese", "china": "chinese", "chinese": "chinese",
+    "aga": "aga", "american": "aga", "bga": "aga",
+    "nz": "nz", "new zealand": "nz", "new-zealand": "nz", "newzealand": "nz",
+    "tromp-taylor": "tromp-taylor", "tromp taylor": "tromp-taylor", "tt": "tromp-taylor",
+    "trompTaylor".lower(): "tromp-taylor",
+}
+
+DEFAULT_RULES = "japanese"
+
+
+class UnknownRules(ValueError):
+    """A rules name seog does not know."""
+
+
+def get_rules(name: str | None) -> Rules:
+    """The rule set for a name or an SGF RU value (case-insensitive); '' or None gives Japanese."""
+    key = (name or DEFAULT_RULES).strip().lower().replace("_", "-")
+    if key not in ALIASES:
+        known = ", ".join(RULES)
+        raise UnknownRules(f"unknown rules {name!r} (known: {known})")
+    return RULES[ALIASES[key]]
+
+
+def rules_from_sgf(ru: str) -> Rules:
+    """Like ``get_rules``, but an RU value seog does not know falls back to Japanese."""
+    try:
+        return get_rules(ru)
+    except UnknownRules:
+        return RULES[DEFAULT_RULES]

@@ -1,0 +1,97 @@
+"""The one entry point from a position to a ``Score``: statuses first, then the count.
+
+``score_position`` decides which blocks are dead (static pass + model, or the dead stones the
+caller gives) and counts under the rules; ``score_game`` does the same for a loaded SGF game,
+taking its rules, komi, handicap and prisoners.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+
+from seog.classifiers import model_file
+from seog.classifiers.status import BlockStatus, decide
+from seog.features.board import Board, IllegalPosition
+from seog.features.coords import BLACK, WHITE
+from seog.features.sgf import Game
+from seog.features.topology import analyze
+from seog.scoring.count import Score, count
+from seog.scoring.rules import Rules, get_rules, rules_from_sgf
+
+DEFAULT = "default"
+_default_model = None
+_default_loaded = False
+
+
+def default_model():
+    """The shipped model, loaded once per process (None while the package ships none)."""
+    global _default_model, _default_loaded
+    if not _default_loaded:
+        _default_model = model_file.load_default()
+        _default_loaded = True
+    return _default_model
+
+
+def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float | None = None,
+                   handicap: int = 0, prisoners: Mapping | None = None,
+                   dead: np.ndarray | Iterable[int] | None = None,
+                   overrides: Mapping[int, bool] | None = None, model=DEFAULT) -> Score:
+    """Score a final position.
+
+    ``dead``: the dead stones (bool mask or grid indices) to use instead of deciding them;
+    ``overrides``: grid index of any stone of a block -> alive?, applied after deciding;
+    ``model``: 'default' for the shipped model, None for the static pass and heuristic alone.
+    """
+    rules = get_rules(rules) if isinstance(rules, str) else rules
+    komi = rules.default_komi if komi is None else float(komi)
+    topology = analyze(board.grid)
+    for block in topology.blocks:
+        if len(block.liberties) == 0:
+            raise IllegalPosition(f"the block at {_vertex(block.points[0], board.size)} has no liberties")
+    if dead is not None:
+        mask = _as_mask(dead, board.size)
+        statuses = [BlockStatus(b.id, b.color, b.points, not mask.flat[b.points].any(), "markup")
+                    for b in topology.blocks]
+    else:
+        statuses = decide(topology, default_model() if model == DEFAULT else model)
+    for index, alive in (overrides or {}).items():
+        label = topology.block_of.flat[index]
+        if not label:
+            raise ValueError(f"override at {_vertex(index, board.size)}: no stone there")
+        st = statuses[label - 1]
+        statuses[label - 1] = BlockStatus(st.block, st.color, st.points, bool(alive), "override", st.p_alive)
+    dead_mask = np.zeros(board.grid.shape, dtype=bool)
+    for st in statuses:
+        if not st.alive:
+            dead_mask.flat[st.points] = True
+    score = count(board.grid, dead_mask, rules, komi, handicap,
+                  dict(prisoners) if prisoners else {BLACK: 0, WHITE: 0})
+    score.blocks = statuses
+    return score
+
+
+def score_game(game: Game, *, rules: Rules | str | None = None, komi: float | None = None,
+               use_markup: bool = False, overrides: Mapping[int, bool] | None = None,
+               model=DEFAULT) -> Score:
+    """Score a loaded SGF game with its own rules, komi, handicap and prisoners unless overridden."""
+    if rules is None:
+        rules = rules_from_sgf(game.rules)
+    return score_position(game.board, rules=rules, komi=game.komi if komi is None else komi,
+                          handicap=game.handicap, prisoners=game.board.prisoners,
+                          dead=game.marked_dead() if use_markup else None,
+                          overrides=overrides, model=model)
+
+
+def _as_mask(dead, size: int) -> np.ndarray:
+    if isinstance(dead, np.ndarray) and dead.dtype == bool:
+        return dead.reshape(size, size)
+    mask = np.zeros((size, size), dtype=bool)
+    mask.flat[np.fromiter(dead, dtype=np.int64)] = True
+    return mask
+
+
+def _vertex(index: int, size: int) -> str:
+    from seog.features.coords import index_to_gtp
+    return index_to_gtp(index, size)

@@ -1,0 +1,29 @@
+"""Shared test helpers: positions drawn as ASCII pictures, and the optional ../shared data."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from seog.features.board import Board
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+DATA = SHARED / "data"
+
+
+def board(picture: str) -> Board:
+    """A board from a picture: X black, O white, . empty; rows top to bottom."""
+    return Board.from_rows(picture)
+
+
+def mask(picture: str) -> np.ndarray:
+    """A bool mask from a picture: any of x/o/* marks a point."""
+    rows = [[ch for ch in r if not ch.isspace()] for r in picture.strip().splitlines() if r.strip()]
+    return np.array([[ch in "xo*" for ch in r] for r in rows])
+
+
+def shared_dir(name: str) -> Path:
+    path = DATA / name
+    if not path.exists():
+        pytest.skip(f"../shared/data/{name} is not here")
+    return path

@@ -1,0 +1,44 @@
+import pytest
+
+from seog.features import coords
+
+
+@pytest.mark.parametrize("size", [9, 13, 19, 25])
+def test_gtp_sgf_and_flat_round_trip_on_every_point(size):
+    for index in range(size * size):
+        flat = coords.index_to_flat(index, size)
+        assert coords.flat_to_index(flat, size) == index
+        assert coords.from_gtp(coords.to_gtp(flat, size), size) == flat
+        assert coords.from_sgf(coords.to_sgf(flat, size), size) == flat
+
+
+def test_gtp_skips_the_letter_i_and_counts_rows_from_the_bottom():
+    assert coords.to_gtp(coords.to_flat(0, 8, 19), 19) == "J19"
+    assert coords.to_gtp(coords.to_flat(18, 0, 19), 19) == "A1"
+    assert coords.from_gtp("d4", 19) == coords.to_flat(15, 3, 19)
+    with pytest.raises(coords.CoordinateError):
+        coords.from_gtp("I5", 19)
+
+
+def test_passes_and_off_board_points():
+    assert coords.from_sgf("", 19) is None and coords.from_sgf("tt", 19) is None
+    assert coords.from_gtp("PASS", 9) is None
+    with pytest.raises(coords.CoordinateError):
+        coords.from_sgf("jj", 9)
+    with pytest.raises(coords.CoordinateError):
+        coords.from_gtp("K10", 9)
+
+
+def test_neighbour_table_points_at_the_wall_on_the_edge():
+    size = 9
+    corner = coords.to_flat(0, 0, size)
+    from seog.features.board import Board
+    b = Board(size)
+    walls = [n for n in coords.neighbour_table(size)[corner] if b.stones[n] == coords.BORDER]
+    assert len(walls) == 2
+
+
+def test_unsupported_sizes_are_refused():
+    for size in (1, 26, 0):
+        with pytest.raises(ValueError, match="not supported"):
+            coords.check_size(size)
