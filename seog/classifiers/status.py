@@ -21,8 +21,8 @@ ALIVE, DEAD = "alive", "dead"
 @dataclass
 class BlockStatus:
     """The decision for one block: ``alive``, who decided it (``source``: 'benson', 'atari',
-    'model', 'heuristic', 'markup' or 'override') and the model's probability that it is alive
-    (None for static decisions)."""
+    'model', 'heuristic', 'markup' or 'override'), the model's probability that it is alive
+    (None for static decisions) and whether that probability is near the decision boundary."""
 
     block: int
     color: int
@@ -30,6 +30,7 @@ class BlockStatus:
     alive: bool
     source: str
     p_alive: float | None = None
+    uncertain: bool = False
 
     @property
     def status(self) -> str:

@@ -54,7 +54,7 @@ class Score:
     @property
     def uncertain_blocks(self) -> list:
         """Blocks whose status the model was unsure of (see ``classifiers.status``)."""
-        return [b for b in self.blocks if getattr(b, "uncertain", False)]
+        return [b for b in self.blocks if b.uncertain]
 
     @property
     def margin(self) -> float:

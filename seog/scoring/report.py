@@ -37,7 +37,7 @@ def to_dict(score: Score, recorded_result: str | None = None) -> dict:
                 "status": b.status,
                 "source": b.source,
                 "p_alive": None if b.p_alive is None else round(float(b.p_alive), 4),
-                "uncertain": bool(getattr(b, "uncertain", False)),
+                "uncertain": bool(b.uncertain),
             }
             for b in score.blocks
         ],

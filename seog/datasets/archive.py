@@ -1,0 +1,57 @@
+"""SGF archives: a folder (searched recursively), a single file, or a tarball (.tar, .tar.gz, .tgz,
+.tar.xz, .tar.bz2) of SGF files, read as (name, bytes) pairs without unpacking to disk."""
+
+from __future__ import annotations
+
+import tarfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One SGF file of an archive: ``name`` is its path inside the archive (posix), ``data`` its bytes."""
+
+    name: str
+    data: bytes
+
+
+def is_tarball(path: Path) -> bool:
+    return path.is_file() and path.name.lower().endswith(TAR_SUFFIXES)
+
+
+def names(source: str | Path) -> list[str]:
+    """The SGF names of an archive, sorted, without reading their contents."""
+    path = Path(source)
+    if is_tarball(path):
+        with tarfile.open(path) as tar:
+            return sorted(m.name for m in tar.getmembers() if m.isfile() and m.name.lower().endswith(".sgf"))
+    if path.is_dir():
+        return sorted(p.relative_to(path).as_posix() for p in path.rglob("*") if p.suffix.lower() == ".sgf" and p.is_file())
+    if path.is_file():
+        return [path.name]
+    raise FileNotFoundError(f"{source}: no such file or folder")
+
+
+def read(source: str | Path, wanted: set[str] | None = None) -> Iterator[Entry]:
+    """Yield the SGF files of an archive in name order (tarballs in their stored order)."""
+    path = Path(source)
+    if is_tarball(path):
+        with tarfile.open(path) as tar:
+            for member in tar:
+                if member.isfile() and member.name.lower().endswith(".sgf"):
+                    if wanted is None or member.name in wanted:
+                        yield Entry(member.name, tar.extractfile(member).read())
+        return
+    if path.is_dir():
+        for name in names(path):
+            if wanted is None or name in wanted:
+                yield Entry(name, (path / name).read_bytes())
+        return
+    if path.is_file():
+        yield Entry(path.name, path.read_bytes())
+        return
+    raise FileNotFoundError(f"{source}: no such file or folder")
