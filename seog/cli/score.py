@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 
 def register(sub) -> None:
@@ -18,6 +19,11 @@ def register(sub) -> None:
                    help="use the dead stones marked in the file (TB/TW) instead of deciding them")
     p.add_argument("--no-model", action="store_true",
                    help="decide unsettled blocks with the simple heuristic, not the shipped model")
+    p.add_argument("--svg", metavar="OUT.svg", help="also draw the scored board as an SVG picture")
+    p.add_argument("--png", metavar="OUT.png",
+                   help="also draw it as PNG (needs cairosvg, rsvg-convert or ImageMagick)")
+    p.add_argument("--color", "--colour", dest="color", choices=["auto", "always", "never"], default="auto",
+                   help="colour the terminal board: auto (a terminal without NO_COLOR), always or never")
     p.set_defaults(run=run)
 
 
@@ -25,15 +31,40 @@ def run(args: argparse.Namespace) -> int:
     from seog.features import sgf
     from seog.scoring.report import to_dict
     from seog.scoring.score import score_game
-    from seog.scoring.text import render
+    from seog.scoring.text import render, wants_colour
 
     game = sgf.loads(sys.stdin.buffer.read()) if args.file == "-" else sgf.load(args.file)
     if args.use_markup and not game.has_markup:
         raise ValueError(f"{args.file}: --use-markup given but the file has no TB/TW territory marks")
     score = score_game(game, rules=args.rules, komi=args.komi, use_markup=args.use_markup,
                        model=None if args.no_model else "default")
+    if args.svg or args.png:
+        _pictures(args, game, score)
     if args.json:
         print(json.dumps(to_dict(score, game.result or None)))
     else:
-        print(render(game.board.grid, score, recorded=game.result))
+        colour = {"always": True, "never": False}.get(args.color, None)
+        colour = wants_colour(sys.stdout) if colour is None else colour
+        print(render(game.board.grid, score, recorded=game.result, colour=colour))
     return 0
+
+
+def _pictures(args: argparse.Namespace, game, score) -> None:
+    """Write the --svg and --png pictures; say on stderr where they went."""
+    from seog.scoring.svg import render_svg, write_png
+
+    title = _title(game, args.file)
+    svg = render_svg(game.board.grid, score, recorded=game.result or None, title=title)
+    if args.svg:
+        Path(args.svg).write_text(svg, encoding="utf-8")
+        print(f"wrote {args.svg}", file=sys.stderr)
+    if args.png:
+        tool = write_png(svg, args.png, scale=1.5)
+        print(f"wrote {args.png} (with {tool})", file=sys.stderr)
+
+
+def _title(game, file: str) -> str:
+    props = game.properties
+    black, white = props.get("PB"), props.get("PW")
+    names = f"{black or 'Black'} vs {white or 'White'}" if (black or white) else None
+    return names or ("standard input" if file == "-" else Path(file).name)

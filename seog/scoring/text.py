@@ -1,15 +1,45 @@
-"""A scored board as text for the terminal: stones, dead stones, territory, seki and dame."""
+"""A scored board as text for the terminal: stones, dead stones, territory, seki and dame.
+
+The letters alone carry the whole picture (so the board reads the same in a log file, a pipe or
+with NO_COLOR set); ``colour=True`` adds ANSI 256-colour styles on top of the same letters.
+"""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
-from seog.features.coords import BLACK, GTP_COLUMNS, WHITE
+from seog.features.coords import BLACK, COLOR_NAMES, GTP_COLUMNS, WHITE, index_to_gtp
 from seog.scoring.count import Score
 
-# X/O live stones, x/o dead stones, b/w territory of that colour, s marks a stone in seki,
-# '.' a neutral point, '?' a stone whose status the model was unsure of.
+# X/O live stones, x/o dead stones, b/w territory of that colour, #/@ a stone in seki,
+# ',' a neutral point (dame), '.' an empty point that counts for nobody, '?' a stone whose
+# status the model was unsure of.
 LEGEND = "X O: stones  x o: dead  b w: territory  # @: seki  , : dame  ?: uncertain"
+
+RESET = "\x1b[0m"
+_BOARD = "48;5;180"  # a light wood background behind the whole board
+# One SGR style per mark: black and white marks in their own colour, dead stones faded,
+# seki on a blue tint, dame in brown, uncertain stones on red.
+STYLES = {
+    "X": "1;38;5;16", "O": "1;38;5;231",
+    "x": "38;5;242", "o": "38;5;252",
+    "b": "38;5;16", "w": "38;5;231",
+    "#": "1;38;5;16;48;5;110", "@": "1;38;5;231;48;5;110",
+    ",": "38;5;130", ".": "38;5;137",
+}
+_UNCERTAIN = {BLACK: "1;38;5;16;48;5;203", WHITE: "1;38;5;231;48;5;203"}
+
+
+def wants_colour(stream) -> bool:
+    """Colour only for a terminal: never with NO_COLOR set or TERM=dumb, always with FORCE_COLOR."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and os.environ.get("TERM", "") != "dumb"
 
 
 def symbols(grid: np.ndarray, score: Score) -> np.ndarray:
@@ -30,26 +60,60 @@ def symbols(grid: np.ndarray, score: Score) -> np.ndarray:
     return marks
 
 
-def render(grid: np.ndarray, score: Score, recorded: str | None = None) -> str:
+def _paint(mark: str, style: str) -> str:
+    return f"\x1b[0;{style};{_BOARD}m{mark}"
+
+
+def board_lines(grid: np.ndarray, score: Score, colour: bool = False) -> list[str]:
+    """The board with coordinates on all four sides, one string per line."""
     size = grid.shape[0]
     marks = symbols(grid, score)
     cols = "   " + " ".join(GTP_COLUMNS[:size])
     lines = [cols]
     for r in range(size):
-        lines.append(f"{size - r:>2} " + " ".join(marks[r]) + f" {size - r:<2}")
+        if colour:
+            cells = []
+            for c in range(size):
+                m = marks[r, c]
+                style = _UNCERTAIN[int(np.sign(grid[r, c]))] if m == "?" else STYLES[m]
+                cells.append(_paint(m, style))
+            row = _paint(" ", STYLES["."]).join(cells) + RESET
+        else:
+            row = " ".join(marks[r])
+        lines.append(f"{size - r:>2} {row} {size - r:<2}".rstrip())
     lines.append(cols)
-    lines.append(LEGEND)
-    b, w = score.breakdown[BLACK], score.breakdown[WHITE]
-    lines.append(f"rules {score.rules.name}, komi {score.komi:g}" +
-                 (f", handicap {score.handicap}" if score.handicap else ""))
-    lines.append("Black: " + ", ".join(f"{k} {v:g}" for k, v in b.items()) + f" = {score.black:g}")
-    lines.append("White: " + ", ".join(f"{k} {v:g}" for k, v in w.items()) + f" = {score.white:g}")
+    return lines
+
+
+def _bold(text: str, colour: bool) -> str:
+    return f"\x1b[1m{text}{RESET}" if colour else text
+
+
+def summary_lines(score: Score, recorded: str | None = None, colour: bool = False) -> list[str]:
+    """Rules, the itemised count for each side, notes on heuristic or uncertain blocks, the result."""
+    size = score.size
+    lines = [f"rules {score.rules.name}, komi {score.komi:g}" +
+             (f", handicap {score.handicap}" if score.handicap else "")]
+    for color in (BLACK, WHITE):
+        items = score.breakdown[color]
+        total = score.black if color == BLACK else score.white
+        name = COLOR_NAMES[color].capitalize()
+        lines.append(f"{name}: " + ", ".join(f"{k.replace('_', ' ')} {v:g}" for k, v in items.items())
+                     + f" = {total:g}")
     if any(blk.source == "heuristic" for blk in score.blocks):
         lines.append("note: some statuses come from the simple heuristic (no trained model loaded)")
-    if score.uncertain_blocks:
-        lines.append(f"uncertain: {len(score.uncertain_blocks)} block(s) near the decision boundary")
-    line = f"Result: {score.result}"
+    for blk in score.uncertain_blocks:
+        p = "" if blk.p_alive is None else f", p(alive) {blk.p_alive:.2f}"
+        lines.append(f"uncertain: {COLOR_NAMES[blk.color]} block at {index_to_gtp(int(blk.points[0]), size)} "
+                     f"({len(blk.points)} stone{'s' if len(blk.points) != 1 else ''}), "
+                     f"counted {blk.status}{p}")
+    line = "Result: " + _bold(score.result, colour)
     if recorded:
         line += f"   (recorded: {recorded})"
     lines.append(line)
-    return "\n".join(lines)
+    return lines
+
+
+def render(grid: np.ndarray, score: Score, recorded: str | None = None, colour: bool = False) -> str:
+    """The board, the legend, the counts and the result as one printable string."""
+    return "\n".join(board_lines(grid, score, colour) + [LEGEND] + summary_lines(score, recorded, colour))

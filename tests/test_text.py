@@ -1,0 +1,101 @@
+"""The terminal board: every mark readable as a letter, colour only on top and only for a terminal."""
+
+import io
+import re
+
+import pytest
+from conftest import board
+
+from seog.features.coords import gtp_to_index
+from seog.scoring.score import score_position
+from seog.scoring.text import render, symbols, wants_colour
+
+# Black's wall on the left with a dead white stone at B4, White's wall on the right with a dead
+# black stone at H3, a seki at the top (D9-E7 against F9-F7 sharing E9 and E8) and a dame at F1.
+SEKI_AND_DEAD = """
+    . . X O . X O . .
+    . . X O . X O . .
+    . . X O O X O . .
+    . . X X X O O . .
+    . . . . X O . . .
+    . O . . X O . . .
+    . . . . X O . X .
+    . . . . X O O . .
+    . . . . X . O . .
+"""
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def scored(rules="japanese"):
+    b = board(SEKI_AND_DEAD)
+    dead = [gtp_to_index(v, 9) for v in ("B4", "H3")]
+    return b, score_position(b, rules=rules, komi=6.5, dead=dead, model=None)
+
+
+def mark(marks, vertex):
+    return marks.flat[gtp_to_index(vertex, 9)]
+
+
+def test_marks_show_dead_stones_seki_dame_and_territory_by_letter():
+    b, score = scored()
+    marks = symbols(b.grid, score)
+    assert mark(marks, "B4") == "o" and mark(marks, "H3") == "x"
+    assert mark(marks, "D9") == "@" and mark(marks, "F9") == "#"
+    assert mark(marks, "E9") == "," and mark(marks, "F1") == ","
+    assert mark(marks, "A1") == "b" and mark(marks, "J9") == "w"
+    assert mark(marks, "C9") == "X" and mark(marks, "G9") == "O"
+    # A dead stone's point is the other side's territory; it keeps its own mark.
+    assert (marks == "b").sum() + (marks == "o").sum() == len(score.territory[1])
+    assert (marks == "w").sum() + (marks == "x").sum() == len(score.territory[-1])
+
+
+def test_plain_text_has_no_escape_codes_and_ends_with_the_result():
+    b, score = scored()
+    text = render(b.grid, score, recorded="B+0.5")
+    assert "\x1b" not in text
+    lines = text.splitlines()
+    assert lines[0].split() == list("ABCDEFGHJ")
+    assert lines[1].split() == ["9", "b", "b", "X", "@", ",", "#", "O", "w", "w", "9"]
+    assert lines[-1].startswith(f"Result: {score.result}") and "(recorded: B+0.5)" in lines[-1]
+    assert f"= {score.black:g}" in text and f"= {score.white:g}" in text
+
+
+def test_colour_only_adds_styles_to_the_same_letters():
+    b, score = scored()
+    plain = render(b.grid, score)
+    coloured = render(b.grid, score, colour=True)
+    assert "\x1b[" in coloured
+    assert ANSI.sub("", coloured) == plain
+    # Dead stones are drawn in a faded grey, not in the bold of live stones.
+    row4 = coloured.splitlines()[6]
+    assert "\x1b[0;38;5;252;48;5;180mo" in row4
+
+
+def test_uncertain_blocks_are_marked_and_listed_with_their_decision():
+    b, score = scored()
+    seki_white = next(blk for blk in score.blocks if gtp_to_index("D9", 9) in blk.points)
+    seki_white.uncertain, seki_white.p_alive = True, 0.52
+    text = render(b.grid, score)
+    assert "uncertain: white block at D9 (4 stones), counted alive, p(alive) 0.52" in text
+    assert mark(symbols(b.grid, score), "E7") == "?"
+
+
+class FakeTty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("env, stream, expected", [
+    ({}, FakeTty(), True),
+    ({}, io.StringIO(), False),              # a pipe or a file: no colour
+    ({"NO_COLOR": "1"}, FakeTty(), False),
+    ({"TERM": "dumb"}, FakeTty(), False),
+    ({"FORCE_COLOR": "1"}, io.StringIO(), True),
+])
+def test_colour_follows_the_terminal_and_no_color(monkeypatch, env, stream, expected):
+    for key in ("NO_COLOR", "FORCE_COLOR"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert wants_colour(stream) is expected
