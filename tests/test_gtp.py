@@ -1,0 +1,237 @@
+"""The GTP referee: protocol framing, moves and their legality, handicap, loadsgf, and the final
+count of small finished games, in process and as the ``seog gtp`` subprocess."""
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+from conftest import board
+from seog.api.gtp import GtpReferee, Referee
+from seog.api.gtp_client import EngineRefused, GtpEngine, parse_reply
+from seog.features import coords
+
+# Two walls, each alive with two eyes; a white stone dead in Black's side (B4), a black stone
+# dead in White's side (F3).
+TWO_WALLS = """
+. X . X O . .
+X X X X O O O
+. . . X O . .
+. O . X O . .
+. . . X O X .
+X X X X O O O
+. X . X O . .
+"""
+
+
+def moves_of(picture: str) -> list[str]:
+    """GTP play commands that build ``picture`` by alternating colours, White passing when done."""
+    b = board(picture)
+    stones = {"X": [], "O": []}
+    for r, row in enumerate(b.to_rows()):
+        for c, ch in enumerate(row):
+            if ch in stones:
+                stones[ch].append(coords.rc_to_gtp(r, c, b.size))
+    out = []
+    whites = stones["O"] + ["pass"] * (len(stones["X"]) - len(stones["O"]))
+    for x, o in zip(stones["X"], whites):
+        out += [f"play b {x}", f"play w {o}"]
+    return out + ["play b pass", "play w pass"]
+
+
+def reply(gtp: GtpReferee, line: str) -> str:
+    """The reply to one command, checked for GTP framing."""
+    text = gtp.handle(line)
+    assert text is not None and text[0] in "=?" and text.endswith("\n\n")
+    assert "\n\n" not in text[:-2], "a blank line inside a reply would end it early"
+    return text
+
+
+def ok(gtp: GtpReferee, line: str) -> str:
+    text = reply(gtp, line)
+    assert text.startswith("="), f"{line!r} failed: {text!r}"
+    return parse_reply(text.rstrip("\n").split("\n"))[1]
+
+
+def fails(gtp: GtpReferee, line: str) -> str:
+    text = reply(gtp, line)
+    assert text.startswith("?"), f"{line!r} should fail: {text!r}"
+    return parse_reply(text.rstrip("\n").split("\n"))[1]
+
+
+@pytest.fixture
+def gtp():
+    return GtpReferee(Referee(model=None))
+
+
+def play_two_walls(gtp):
+    ok(gtp, "boardsize 7")
+    ok(gtp, "komi 0.5")
+    for line in moves_of(TWO_WALLS):
+        ok(gtp, line)
+
+
+def test_protocol_framing_ids_and_standard_answers(gtp):
+    assert gtp.handle("12 protocol_version") == "=12 2\n\n"
+    assert gtp.handle("7 boardsize 9") == "=7\n\n"
+    assert gtp.handle("  \t# only a comment") is None
+    assert gtp.handle("name # trailing comment") == "= seog\n\n"
+    assert ok(gtp, "known_command final_status_list") == "true"
+    assert ok(gtp, "known_command genmove") == "false"
+    listed = ok(gtp, "list_commands").split("\n")
+    for name in ("protocol_version", "name", "version", "known_command", "list_commands", "boardsize",
+                 "clear_board", "komi", "play", "undo", "quit", "loadsgf", "showboard", "final_score",
+                 "final_status_list", "seog-rules", "fixed_handicap", "set_free_handicap"):
+        assert name in listed
+    assert gtp.handle("3 genmove b") == "?3 unknown command\n\n"
+    assert fails(gtp, "boardsize 26") == "unacceptable size"
+    assert fails(gtp, "komi seven").startswith("syntax error")
+    assert gtp.handle("99 quit") == "=99\n\n" and gtp.done
+
+
+def test_illegal_moves_are_refused_and_leave_the_board_alone(gtp):
+    ok(gtp, "boardsize 5")
+    for line in ("play b B5", "play b A4", "play b B4", "play w C5", "play w C4"):
+        ok(gtp, line)
+    before = gtp.referee.board.to_rows()
+    assert fails(gtp, "play w B5") == "illegal move"  # occupied
+    assert fails(gtp, "play w A5") == "illegal move"  # suicide in the corner
+    assert fails(gtp, "play x A1").startswith("syntax error")
+    assert fails(gtp, "play b J9").startswith("syntax error")  # off a 5x5 board
+    assert fails(gtp, "play b I3").startswith("syntax error")  # GTP has no column I
+    assert gtp.referee.board.to_rows() == before
+
+
+def test_ko_cannot_be_retaken_at_once(gtp):
+    ok(gtp, "boardsize 5")
+    # Black: B5 A4 B3; White: C5 D4 C3 B4 -> Black C4 takes B4 and makes a ko.
+    for line in ("play b B5", "play w C5", "play b A4", "play w D4", "play b B3", "play w C3",
+                 "play w B4", "play b C4"):
+        ok(gtp, line)
+    assert gtp.referee.board.prisoners[coords.BLACK] == 1
+    assert fails(gtp, "play w B4") == "illegal move"
+    ok(gtp, "play w E1")
+    ok(gtp, "play b E2")
+    ok(gtp, "play w B4")  # after a move elsewhere the retake is fine
+    assert gtp.referee.board.prisoners[coords.WHITE] == 1
+
+
+def test_undo_restores_captured_stones_and_prisoners(gtp):
+    ok(gtp, "boardsize 5")
+    for line in ("play w A1", "play b A2", "play b B1"):
+        ok(gtp, line)
+    assert "A1" not in ok(gtp, "showboard").split("\n")[5]  # the row of line 1 has no white stone
+    assert gtp.referee.board.prisoners[coords.BLACK] == 1
+    ok(gtp, "undo")
+    assert gtp.referee.board.to_rows()[4] == "O...."
+    assert gtp.referee.board.prisoners[coords.BLACK] == 0
+    ok(gtp, "undo")
+    ok(gtp, "undo")
+    assert fails(gtp, "undo") == "cannot undo"
+
+
+def test_two_walls_final_score_and_status_lists(gtp):
+    play_two_walls(gtp)
+    # Japanese: Black 13 territory + 1 dead white = 14; White 10 + 1 dead black + komi 0.5 = 11.5.
+    assert ok(gtp, "final_score") == "B+2.5"
+    assert ok(gtp, "final_status_list dead").split("\n") == ["B4", "F3"]
+    alive = ok(gtp, "final_status_list alive").split("\n")
+    assert len(alive) == 2 and len(alive[0].split()) == 15 and len(alive[1].split()) == 11
+    assert ok(gtp, "final_status_list seki") == ""
+    assert fails(gtp, "final_status_list maybe").startswith("syntax error")
+    # Chinese: Black 13 + 15 stones = 28; White 10 + 11 stones + 0.5 = 21.5.
+    ok(gtp, "seog-rules chinese")
+    assert ok(gtp, "seog-rules") == "chinese"
+    assert ok(gtp, "final_score") == "B+6.5"
+    ok(gtp, "kgs-rules new_zealand")
+    assert ok(gtp, "seog-rules") == "nz"
+    assert "unknown rules" in fails(gtp, "seog-rules ing")
+    assert ok(gtp, "seog-score-json").startswith('{"size": 7')
+
+
+def test_fixed_and_free_handicap(gtp):
+    assert set(ok(gtp, "fixed_handicap 9").split()) == {"D4", "Q16", "D16", "Q4", "D10", "Q10", "K4",
+                                                        "K16", "K10"}
+    assert fails(gtp, "fixed_handicap 2") == "board not empty"
+    ok(gtp, "boardsize 9")
+    assert set(ok(gtp, "fixed_handicap 5").split()) == {"C7", "G7", "E5", "C3", "G3"}
+    ok(gtp, "clear_board")
+    assert fails(gtp, "fixed_handicap 10").startswith("invalid number of stones")
+    ok(gtp, "boardsize 6")
+    assert fails(gtp, "fixed_handicap 2").startswith("invalid number of stones")  # none below 7x7
+    ok(gtp, "boardsize 9")
+    ok(gtp, "set_free_handicap A1 J9 E5")
+    assert gtp.referee.handicap == 3
+    assert gtp.referee.board.to_rows()[0] == "........X" and gtp.referee.board.to_rows()[8] == "X........"
+    assert fails(gtp, "set_free_handicap C3 D3") == "board not empty"
+    ok(gtp, "clear_board")
+    assert fails(gtp, "set_free_handicap C3 C3").startswith("bad vertex list")
+
+
+def test_loadsgf_whole_game_and_up_to_a_move(gtp, tmp_path):
+    path = tmp_path / "short.sgf"
+    path.write_text("(;GM[1]FF[4]SZ[9]KM[5.5]RU[Chinese];B[ee];W[cc];B[gg];W[cg])")
+    ok(gtp, f"loadsgf {path}")
+    assert gtp.referee.size == 9 and gtp.referee.komi == 5.5 and gtp.referee.rules.name == "chinese"
+    assert len(gtp.referee.moves) == 4
+    ok(gtp, f"loadsgf {path} 3")  # the position before move 3
+    assert gtp.referee.board.to_rows()[2] == "..O......" and gtp.referee.board.to_rows()[6] == "........."
+    ok(gtp, "undo")
+    assert gtp.referee.board.to_rows()[2] == "........."
+    assert fails(gtp, f"loadsgf {tmp_path / 'missing.sgf'}").startswith("cannot load file")
+    broken = tmp_path / "broken.sgf"
+    broken.write_text("(;SZ[9];B[ee];W[ee])")
+    assert "illegal" in fails(gtp, f"loadsgf {broken}")
+
+
+def test_random_lines_never_break_the_referee(gtp):
+    """Fuzz: random commands, arguments and bytes. Every line gets a framed reply, and the
+    game stays legal: it can still be scored at the end."""
+    rng = random.Random(5)
+    names = list(gtp.commands) + ["genmove", "", "PLAY", "11", "-1", "play b", "boardsize"]
+    words = ["b", "w", "black", "white", "pass", "A1", "T19", "Z0", "E5", "j9", "-3", "0", "2", "25",
+             "9", "7.5", "nan", "inf", "1e9", "alive", "dead", "seki", "japanese", "/dev/null", "#", "\t"]
+    alphabet = "".join(map(chr, range(0, 128))) + "\u00e9\u00b2\u4e00\ufffd"
+    for _ in range(3000):
+        kind = rng.random()
+        if kind < 0.6:
+            line = " ".join([rng.choice(names)] + rng.choices(words, k=rng.randint(0, 3)))
+        elif kind < 0.8:
+            line = "".join(rng.choices(alphabet, k=rng.randint(0, 30)))
+        else:
+            line = f"{rng.randint(0, 10**6)} " + rng.choice(names) + " " + rng.choice(words)
+        if line.split()[:1] == ["quit"] or "quit" in line.split()[:2]:
+            continue
+        text = gtp.handle(line)
+        if text is not None:
+            assert text[0] in "=?" and text.endswith("\n\n") and "\n\n" not in text[:-2], (line, text)
+        assert "internal error" not in (text or ""), (line, text)
+    assert ok(gtp, "final_score")[0] in "BW0"
+
+
+def seog_gtp() -> GtpEngine:
+    return GtpEngine([sys.executable, "-m", "seog", "gtp", "--no-model"], timeout=60)
+
+
+def test_seog_gtp_subprocess_referees_a_small_game():
+    with seog_gtp() as engine:
+        assert engine.send("protocol_version") == "2"
+        engine.send("boardsize 7")
+        engine.send("komi 0.5")
+        for line in moves_of(TWO_WALLS):
+            engine.send(line)
+        with pytest.raises(EngineRefused, match="illegal move"):
+            engine.send("play w D4")
+        assert engine.send("final_score") == "B+2.5"
+        assert engine.send("final_status_list dead").split("\n") == ["B4", "F3"]
+        assert "b o b X O w w" in engine.send("seog-score")
+
+
+def test_seog_gtp_subprocess_survives_garbage_bytes_and_quits_cleanly():
+    data = b"\xff\xfe\x00garbage\r\n1 name\r\npl\x1bay b\n\n2 boardsize 1\n3 quit\nname\n"
+    done = subprocess.run([sys.executable, "-m", "seog", "gtp", "--no-model"], input=data,
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode() == ("? unknown command\n\n=1 seog\n\n? syntax error: usage play COLOUR VERTEX"
+                                    "\n\n?2 unacceptable size\n\n=3\n\n")
