@@ -1,0 +1,209 @@
+"""The REST API: score a finished game sent as SGF text, an uploaded file or a JSON board.
+
+``create_app()`` builds the FastAPI application; ``app`` is the one ``seog serve`` runs. Bad input
+is answered 4xx with ``{"detail": "<what is wrong>"}``; an unexpected failure is a 500 with the same
+shape, never a bare traceback. The scoring handlers are plain functions, so FastAPI runs them in its
+thread pool and a long count never blocks the event loop.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import FastAPI, File, Form, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from seog.api import positions, schemas
+
+MAX_BODY = 1 << 20  # 1 MiB: a long 19x19 game with comments is well under 100 KiB
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+_ERRORS = {400: {"model": schemas.Error, "description": "the input names no position seog can score"},
+           413: {"model": schemas.Error, "description": "the request body is over the size limit"},
+           422: {"model": schemas.Error, "description": "the body does not match the schema"}}
+
+
+def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR) -> FastAPI:
+    """The application: the ``/v1`` API, its docs at ``/docs``, and the web page at ``/`` when
+    ``static_dir/index.html`` exists."""
+    app = FastAPI(title="seog", version=_version(),
+                  description="Score End Of Game: decide the dead stones of a finished game of Go and count it.")
+    app.add_middleware(BodyLimit, limit=max_body)
+    _add_error_handlers(app, max_body)
+
+    @app.get("/v1/health", response_model=schemas.Health)
+    def health() -> dict:
+        return {"status": "ok", "version": _version()}
+
+    @app.get("/v1/model", response_model=schemas.ModelInfo)
+    def model() -> dict:
+        from seog.scoring.score import default_model
+        return model_info(default_model())
+
+    @app.post("/v1/score", response_model=schemas.ScoreResponse, response_model_exclude_unset=True,
+              responses=_ERRORS)
+    def score(request: schemas.ScoreRequest) -> dict:
+        """Score a position given as SGF text or as board rows (``X`` black, ``O`` white, ``.`` empty)."""
+        if request.annotated_sgf and request.sgf is None:
+            raise positions.RequestError("annotated_sgf needs SGF input (the game's moves)")
+        return score_answer(positions.from_request(request), request.annotated_sgf, request.svg)
+
+    @app.post("/v1/score/sgf", response_model=schemas.ScoreResponse, response_model_exclude_unset=True,
+              responses=_ERRORS)
+    def score_upload(file: Annotated[UploadFile, File(description="an .sgf file")],
+                     rules: Annotated[str | None, Form()] = None,
+                     komi: Annotated[float | None, Form(ge=-1000, le=1000, allow_inf_nan=False)] = None,
+                     use_markup: Annotated[bool, Form()] = False,
+                     annotated_sgf: Annotated[bool, Form()] = False) -> dict:
+        """Score an uploaded SGF file; ``rules`` and ``komi`` override the file's RU and KM."""
+        data = file.file.read()
+        if not data.strip():
+            raise positions.RequestError("the uploaded file is empty")
+        position = positions.from_sgf(data, rules=rules or None, komi=komi, use_markup=use_markup)
+        return score_answer(position, annotated_sgf)
+
+    if static_dir is not None and (Path(static_dir) / "index.html").is_file():
+        from fastapi.staticfiles import StaticFiles
+        app.mount("/", StaticFiles(directory=static_dir, html=True), name="static")
+    return app
+
+
+class BodyTooLarge(StarletteHTTPException):
+    def __init__(self) -> None:
+        super().__init__(status_code=413, detail="request body too large")
+
+
+class BodyLimit:
+    """Answer 413 (JSON, naming the limit) for a request body over ``limit`` bytes, whether the
+    client declares its length or streams it in chunks."""
+
+    def __init__(self, app, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = dict(scope.get("headers") or ()).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.limit:
+            return await self._refuse(scope, receive, send)
+        total, started = 0, False
+
+        async def counting_receive():
+            nonlocal total
+            message = await receive()
+            if message["type"] == "http.request":
+                total += len(message.get("body", b""))
+                if total > self.limit:
+                    raise BodyTooLarge()
+            return message
+
+        async def watching_send(message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counting_receive, watching_send)
+        except BodyTooLarge:
+            if started:
+                raise
+            await self._refuse(scope, receive, send)
+
+    async def _refuse(self, scope, receive, send) -> None:
+        response = JSONResponse({"detail": _too_large(self.limit)}, status_code=413)
+        await response(scope, receive, send)
+
+
+def _too_large(limit: int) -> str:
+    return f"request body too large: the limit is {limit} bytes"
+
+
+def score_answer(position: positions.Position, with_sgf: bool = False, with_svg: bool = False) -> dict:
+    """Score a position: the ``seog score --json`` object, plus the annotated SGF and SVG when asked."""
+    from seog.scoring.report import to_dict
+    from seog.scoring.score import score_position
+
+    score = score_position(position.board, rules=position.rules, komi=position.komi,
+                           handicap=position.handicap, prisoners=position.prisoners,
+                           dead=position.dead, overrides=position.overrides)
+    game = position.game
+    answer = to_dict(score, game.result or None if game else None)
+    if with_sgf and game is not None:
+        from seog.datasets.annotate import annotated_sgf
+        answer["annotated_sgf"] = annotated_sgf(game, score).decode("utf-8")
+    if with_svg:
+        from seog.scoring.svg import render_svg
+        answer["svg"] = render_svg(position.board.grid, score, recorded=answer.get("recorded_result"))
+    return answer
+
+
+def model_info(model) -> dict:
+    """Name, version and model-card figures of the model in use; says so plainly when there is none."""
+    if model is None:
+        return {"name": "heuristic", "version": None, "trained": False,
+                "description": "no trained model is shipped: blocks the static pass leaves unsettled are "
+                               "decided by a simple heuristic (eye space, then nearby stones)",
+                "card": {}}
+    card = getattr(model, "card", None) or getattr(model, "metadata", None) or {}
+    return {"name": str(getattr(model, "name", type(model).__name__)),
+            "version": _text_or_none(getattr(model, "version", None)),
+            "trained": True,
+            "description": str(getattr(model, "description", "") or "the shipped classifier cascade"),
+            "card": dict(card) if isinstance(card, dict) else {}}
+
+
+def _text_or_none(value) -> str | None:
+    return None if value is None else str(value)
+
+
+def _add_error_handlers(app: FastAPI, max_body: int) -> None:
+    @app.exception_handler(ValueError)
+    async def bad_input(request: Request, exc: ValueError) -> JSONResponse:
+        # SgfError, IllegalPosition, UnknownRules, CoordinateError, RequestError: the input's fault.
+        return JSONResponse({"detail": str(exc) or type(exc).__name__}, status_code=400)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_shape(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [_plain(e) for e in exc.errors()]
+        return JSONResponse({"detail": "; ".join(_describe(e) for e in errors), "errors": errors},
+                            status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail = exc.detail
+        if exc.status_code == 413:
+            detail = _too_large(max_body)
+        return JSONResponse({"detail": str(detail)}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"detail": f"internal error while handling {request.url.path}: "
+                                       f"{type(exc).__name__}: {exc}"}, status_code=500)
+
+
+def _plain(error: dict) -> dict:
+    """A validation error reduced to JSON-safe fields."""
+    return {"loc": [str(p) for p in error.get("loc", ())], "msg": str(error.get("msg", "")),
+            "type": str(error.get("type", ""))}
+
+
+def _describe(error: dict) -> str:
+    loc = [p for p in error["loc"] if p != "body"]
+    where = ".".join(loc) if loc else "body"
+    msg = error["msg"]
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    return f"{where}: {msg}"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("seog")
+    except PackageNotFoundError:
+        return "dev"
+
+
+app = create_app()

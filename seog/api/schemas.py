@@ -1,0 +1,127 @@
+"""The REST API's JSON contract as pydantic models: what a client may send, and what it gets back.
+
+``ScoreResponse`` mirrors ``seog.scoring.report.to_dict`` field for field, so that the answer of
+``POST /v1/score`` is the same object as ``seog score --json`` and any drift fails validation.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, model_validator
+
+from seog.features.coords import MAX_SIZE, MIN_SIZE
+
+
+class _Strict(BaseModel):
+    """Request models refuse unknown fields, so that a misspelt option is an error, not ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Prisoners(_Strict):
+    """Stones each side has captured during the game (the count under territory rules)."""
+
+    black: NonNegativeInt = 0
+    white: NonNegativeInt = 0
+
+
+class Overrides(_Strict):
+    """The caller's own dead-stone decisions, as GTP vertices; each applies to the whole block."""
+
+    dead: list[str] = Field(default_factory=list, max_length=MAX_SIZE * MAX_SIZE)
+    alive: list[str] = Field(default_factory=list, max_length=MAX_SIZE * MAX_SIZE)
+
+
+class ScoreRequest(_Strict):
+    """Either ``sgf`` (a finished game) or ``board`` (rows top to bottom, ``X``/``O``/``.``)."""
+
+    sgf: str | None = Field(None, description="SGF text of a finished game")
+    size: int | None = Field(None, ge=MIN_SIZE, le=MAX_SIZE, description="board size; must match the rows")
+    board: list[str] | None = Field(None, max_length=MAX_SIZE,
+                                    description="rows top to bottom: X black, O white, . empty")
+    rules: str | None = Field(None, description="japanese, korean, chinese, aga, nz or tromp-taylor")
+    komi: float | None = Field(None, ge=-1000, le=1000, allow_inf_nan=False)
+    handicap: NonNegativeInt | None = Field(None, le=MAX_SIZE * MAX_SIZE)
+    prisoners: Prisoners | None = None
+    use_markup: bool = Field(False, description="count with the SGF's TB/TW dead stones instead of deciding")
+    overrides: Overrides | None = None
+    annotated_sgf: bool = Field(False, description="also return the game as SGF with TB/TW, RE and a comment")
+    svg: bool = Field(False, description="also return the scored board as an SVG picture")
+
+    @model_validator(mode="after")
+    def _one_position(self) -> "ScoreRequest":
+        if (self.sgf is None) == (self.board is None):
+            raise ValueError("give either 'sgf' (SGF text) or 'board' (a list of rows), not both or neither")
+        if self.sgf is not None:
+            extra = [k for k in ("size", "handicap", "prisoners") if getattr(self, k) is not None]
+            if extra:
+                raise ValueError(f"{', '.join(extra)} come from the SGF; send them only with 'board'")
+        return self
+
+
+class Block(BaseModel):
+    stones: list[str]
+    color: str
+    status: str
+    source: str
+    p_alive: float | None
+    uncertain: bool
+
+
+class Points(BaseModel):
+    black: float
+    white: float
+
+
+class Vertices(BaseModel):
+    black: list[str]
+    white: list[str]
+
+
+class Counts(BaseModel):
+    black: int
+    white: int
+
+
+class ScoreResponse(BaseModel):
+    """The scored position: the same object as ``seog score --json``, plus the annotated SGF if asked."""
+
+    size: int
+    rules: str
+    komi: float
+    handicap: int
+    result: str
+    score: Points
+    dead: list[str]
+    seki: list[str]
+    territory: Vertices
+    dame: list[str]
+    prisoners: Counts
+    breakdown: dict[str, dict[str, int | float]]
+    ownership: list[str]
+    uncertain: bool
+    blocks: list[Block]
+    recorded_result: str | None = None
+    annotated_sgf: str | None = None
+    svg: str | None = None
+
+
+class Health(BaseModel):
+    status: str
+    version: str
+
+
+class ModelInfo(BaseModel):
+    """Which model decides the unsettled blocks, and the figures from its card (empty without one)."""
+
+    name: str
+    version: str | None
+    trained: bool
+    description: str
+    card: dict = Field(default_factory=dict)
+
+
+class Error(BaseModel):
+    """Every error answer: ``detail`` is one sentence naming the problem."""
+
+    detail: str
+    errors: list | None = None

@@ -1,0 +1,306 @@
+"""The REST API, called over HTTP on a real uvicorn server listening on a loopback port."""
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+
+import httpx
+import pytest
+import uvicorn
+
+from seog.api.http import create_app
+from seog.cli import main as cli_main
+from seog.features import coords, sgf
+from seog.features.board import Board
+
+# Two walls on a 9x9 board: each side has two one-point eyes on the top edge (alive by Benson),
+# and the white stone at C7 inside Black's area is in atari (dead by the static pass).
+# Japanese, komi 6.5: Black 22 territory + 1 dead = 23, White 30 + 6.5 -> W+13.5.
+# Chinese, komi 7.5: Black 14 stones + 22 = 36, White 15 + 30 + 7.5 -> W+16.5.
+TWO_WALLS = [
+    ".X.XO.O.O",
+    "XXXXOOOOO",
+    ".XOXO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+]
+
+
+def sgf_text(rows, *, komi=6.5, rules="Japanese", result="W+13.5", last="") -> str:
+    """A game record whose final position is ``rows`` (as setup stones), then two passes."""
+    grid = Board.from_rows(rows).grid
+    size = len(rows)
+    stones = {c: "".join(f"[{coords.index_to_sgf(i, size)}]" for i in (grid.ravel() == c).nonzero()[0])
+              for c in (coords.BLACK, coords.WHITE)}
+    return (f"(;GM[1]FF[4]SZ[{size}]KM[{komi}]RU[{rules}]RE[{result}]PB[Black]PW[White]"
+            f"AB{stones[coords.BLACK]}AW{stones[coords.WHITE]};B[];W[]{last})")
+
+
+@contextmanager
+def serving(app):
+    """Run ``app`` under uvicorn in a thread on a free 127.0.0.1 port; yield its base URL."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def api():
+    with serving(create_app()) as url, httpx.Client(base_url=url, timeout=30) as client:
+        yield client
+
+
+def post(api, **body):
+    return api.post("/v1/score", json=body)
+
+
+# ---- answers -----------------------------------------------------------------------------
+
+def test_health_says_ok_with_the_version(api):
+    r = api.get("/v1/health")
+    assert r.status_code == 200 and r.json()["status"] == "ok" and r.json()["version"]
+
+
+def test_model_names_the_model_in_use_or_says_it_is_the_heuristic(api):
+    from seog.scoring.score import default_model
+
+    info = api.get("/v1/model").json()
+    assert info["trained"] == (default_model() is not None)
+    if default_model() is None:
+        assert info["name"] == "heuristic" and "no trained model" in info["description"]
+
+
+def test_two_walls_board_counts_the_dead_stone_in_atari_under_japanese_rules(api):
+    r = post(api, size=9, board=TWO_WALLS, rules="japanese", komi=6.5)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["result"] == "W+13.5"
+    assert body["score"] == {"black": 23.0, "white": 36.5}
+    assert body["dead"] == ["C7"]
+    assert body["breakdown"]["black"] == {"territory": 22, "prisoners": 0, "dead_stones": 1}
+    assert len(body["ownership"]) == 9 and body["ownership"][0] == "B.B..W.W."
+
+
+def test_two_walls_board_under_area_rules_counts_stones(api):
+    body = post(api, board=TWO_WALLS, rules="chinese", komi=7.5).json()
+    assert body["result"] == "W+16.5"
+    assert body["breakdown"]["black"]["stones"] == 14 and body["breakdown"]["white"]["stones"] == 15
+
+
+def test_prisoners_and_handicap_of_a_json_board_are_counted(api):
+    body = post(api, board=TWO_WALLS, rules="japanese", komi=6.5,
+                prisoners={"black": 10, "white": 2}).json()
+    assert body["score"] == {"black": 33.0, "white": 38.5} and body["result"] == "W+5.5"
+    aga = post(api, board=TWO_WALLS, rules="aga", komi=0.5, handicap=3).json()
+    assert aga["handicap"] == 3 and aga["breakdown"]["white"]["handicap"] == 2
+
+
+def test_override_dead_kills_the_whole_white_wall(api):
+    body = post(api, board=TWO_WALLS, rules="japanese", komi=6.5, overrides={"dead": ["E5"]}).json()
+    assert body["result"] == "B+76.5"
+    assert len(body["dead"]) == 16 and "E9" in body["dead"] and "J8" in body["dead"]
+    wall = [b for b in body["blocks"] if "E5" in b["stones"]][0]
+    assert wall["status"] == "dead" and wall["source"] == "override"
+
+
+def test_override_alive_on_the_stone_in_atari_leaves_no_black_territory_but_the_eyes(api):
+    body = post(api, board=TWO_WALLS, rules="japanese", komi=6.5, overrides={"alive": ["c7"]}).json()
+    assert body["dead"] == [] and body["territory"]["black"] == ["A9", "C9"]
+    assert body["result"] == "W+34.5"
+
+
+def test_sgf_answer_is_the_same_object_as_seog_score_json(api, tmp_path, capsys):
+    text = sgf_text(TWO_WALLS)
+    path = tmp_path / "two-walls.sgf"
+    path.write_text(text)
+    assert cli_main(["score", "--json", str(path)]) == 0
+    from_cli = json.loads(capsys.readouterr().out)
+    body = post(api, sgf=text).json()
+    assert body == from_cli
+    assert body["recorded_result"] == "W+13.5" and body["result"] == "W+13.5"
+
+
+def test_rules_and_komi_in_the_request_override_the_sgf(api):
+    body = post(api, sgf=sgf_text(TWO_WALLS), rules="chinese", komi=7.5).json()
+    assert body["rules"] == "chinese" and body["komi"] == 7.5 and body["result"] == "W+16.5"
+
+
+def test_use_markup_counts_with_the_players_marks(api):
+    # The players marked the whole white wall dead (every white stone inside TB).
+    grid = Board.from_rows(TWO_WALLS).grid
+    tb = "".join(f"[{coords.index_to_sgf(i, 9)}]" for i in (grid.ravel() != coords.BLACK).nonzero()[0])
+    text = sgf_text(TWO_WALLS, last=f"TB{tb}")
+    assert post(api, sgf=text).json()["result"] == "W+13.5"
+    marked = post(api, sgf=text, use_markup=True).json()
+    assert marked["result"] == "B+76.5"
+    assert {b["source"] for b in marked["blocks"]} == {"markup"}
+
+
+def test_annotated_sgf_carries_marks_result_and_reads_back_the_same_dead_stones(api):
+    body = post(api, sgf=sgf_text(TWO_WALLS, result="B+R"), annotated_sgf=True).json()
+    game = sgf.loads(body["annotated_sgf"])
+    assert game.result == "W+13.5"
+    assert [tuple(map(int, rc)) for rc in zip(*game.marked_dead().nonzero())] == [(2, 2)]  # C7
+    assert coords.gtp_to_index("C7", 9) in game.territory[coords.BLACK]
+    assert coords.gtp_to_index("A1", 9) in game.territory[coords.BLACK]
+    assert coords.gtp_to_index("J1", 9) in game.territory[coords.WHITE]
+    assert b"Recorded result: B+R" in body["annotated_sgf"].encode()
+
+
+def test_multipart_upload_with_rules_field(api):
+    files = {"file": ("two-walls.sgf", sgf_text(TWO_WALLS).encode(), "application/x-go-sgf")}
+    r = api.post("/v1/score/sgf", files=files, data={"rules": "chinese", "komi": "7.5"})
+    assert r.status_code == 200, r.text
+    assert r.json()["result"] == "W+16.5" and r.json()["recorded_result"] == "W+13.5"
+
+
+def test_openapi_docs_are_served(api):
+    assert api.get("/docs").status_code == 200
+    paths = api.get("/openapi.json").json()["paths"]
+    assert {"/v1/score", "/v1/score/sgf", "/v1/health", "/v1/model"} <= set(paths)
+
+
+# ---- bad input: 4xx naming the problem --------------------------------------------------------
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"sgf": "(;GM[1]SZ[9];B[dd"}, 400, "SGF"),
+    ({"sgf": "(;GM[1]SZ[9];B[dd];W[dd])"}, 400, "move 2"),
+    ({"sgf": "(;GM[1]SZ[30])"}, 400, "size out of range"),
+    ({"sgf": "(;GM[1]SZ[26])"}, 400, "board size 26"),
+    ({"board": [".X...", "XOX..", ".X...", ".....", "....."]}, 400, "no liberties"),
+    ({"board": TWO_WALLS, "rules": "french"}, 400, "unknown rules 'french'"),
+    ({"board": TWO_WALLS, "komi": "lots"}, 422, "komi"),
+    ({"board": TWO_WALLS, "prisoners": {"black": -1}}, 422, "prisoners.black"),
+    ({"board": "X.O"}, 422, "board"),
+    ({"board": [".....", "....", ".....", ".....", "....."]}, 400, "row 2 has 4 points"),
+    ({"board": [".....", "..Z..", ".....", ".....", "....."]}, 400, "unknown board character 'Z'"),
+    ({"board": [".", "."]}, 400, "row 1 has 1 points"),
+    ({"board": ["."]}, 400, "board size 1"),
+    ({"size": 26, "board": TWO_WALLS}, 422, "size"),
+    ({"size": 7, "board": TWO_WALLS}, 400, "9 rows but size is 7"),
+    ({"board": ["." * 26] * 26}, 422, "board"),
+    ({}, 422, "either 'sgf'"),
+    ({"sgf": "(;SZ[9])", "board": TWO_WALLS}, 422, "either 'sgf'"),
+    ({"board": TWO_WALLS, "komi_": 6.5}, 422, "komi_"),
+    ({"board": TWO_WALLS, "overrides": {"dead": ["Z99"]}}, 400, "vertex 'Z99' is off a 9x9 board"),
+    ({"board": TWO_WALLS, "overrides": {"alive": ["I5"]}}, 400, "bad GTP vertex 'I5'"),
+    ({"board": TWO_WALLS, "overrides": {"dead": ["pass"]}}, 400, "is a pass"),
+    ({"board": TWO_WALLS, "overrides": {"dead": ["A1"]}}, 400, "A1: no stone there"),
+    ({"board": TWO_WALLS, "overrides": {"dead": ["E5"], "alive": ["E6"]}}, 400, "same block"),
+    ({"board": TWO_WALLS, "use_markup": True}, 400, "use_markup needs SGF"),
+    ({"board": TWO_WALLS, "annotated_sgf": True}, 400, "annotated_sgf needs SGF"),
+    ({"sgf": sgf_text(TWO_WALLS), "use_markup": True}, 400, "no TB/TW"),
+])
+def test_bad_input_is_a_4xx_naming_the_problem(api, body, status, words):
+    r = post(api, **body)
+    assert r.status_code == status, r.text
+    assert words.lower() in r.json()["detail"].lower()
+
+
+def test_invalid_json_is_422(api):
+    r = api.post("/v1/score", content=b'{"board": [', headers={"content-type": "application/json"})
+    assert r.status_code == 422 and "JSON" in r.json()["detail"]
+
+
+def test_broken_upload_and_empty_upload_are_400(api):
+    r = api.post("/v1/score/sgf", files={"file": ("x.sgf", b"(;GM[1]SZ[9];B[zz])")})
+    assert r.status_code == 400 and "bad move value" in r.json()["detail"]
+    r = api.post("/v1/score/sgf", files={"file": ("x.sgf", b"  ")})
+    assert r.status_code == 400 and "empty" in r.json()["detail"]
+    r = api.post("/v1/score/sgf", data={"rules": "chinese"})
+    assert r.status_code == 422 and "file" in r.json()["detail"]
+
+
+def test_body_over_the_limit_is_413_with_the_limit_named(api):
+    big = sgf_text(TWO_WALLS, last="C[" + "x" * (1 << 20) + "]")
+    r = post(api, sgf=big)
+    assert r.status_code == 413 and "limit is 1048576 bytes" in r.json()["detail"]
+    r = api.post("/v1/score/sgf", files={"file": ("big.sgf", big.encode())})
+    assert r.status_code == 413
+
+
+def test_chunked_body_over_the_limit_is_413_too(api):
+    def chunks():
+        yield b'{"sgf": "'
+        for _ in range(300):
+            yield b"x" * 4096
+        yield b'"}'
+    r = api.post("/v1/score", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "limit is" in r.json()["detail"]
+
+
+# ---- the app's other parts ----------------------------------------------------------------------
+
+def test_unexpected_error_is_a_json_500_not_a_traceback():
+    app = create_app(static_dir=None)
+
+    @app.get("/v1/boom")
+    def boom():
+        raise RuntimeError("the scorer fell over")
+
+    with serving(app) as url:
+        r = httpx.get(url + "/v1/boom", timeout=10)
+    assert r.status_code == 500
+    assert "RuntimeError: the scorer fell over" in r.json()["detail"]
+
+
+def test_web_page_is_mounted_at_root_when_index_html_exists(tmp_path):
+    (tmp_path / "index.html").write_text("<!doctype html><title>seog board</title>")
+    with serving(create_app(static_dir=tmp_path)) as url:
+        page = httpx.get(url + "/", timeout=10)
+        health = httpx.get(url + "/v1/health", timeout=10)
+    assert page.status_code == 200 and "seog board" in page.text
+    assert health.json()["status"] == "ok"
+
+
+def test_without_index_html_root_is_404_but_the_api_answers(tmp_path):
+    with serving(create_app(static_dir=tmp_path)) as url:
+        assert httpx.get(url + "/", timeout=10).status_code == 404
+        assert httpx.get(url + "/v1/health", timeout=10).status_code == 200
+
+
+def test_seog_serve_command_starts_uvicorn_and_answers():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "seog", "serve", "--port", str(port), "--log-level", "warning"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline, answer = time.monotonic() + 30, None
+        while answer is None and time.monotonic() < deadline and proc.poll() is None:
+            try:
+                answer = httpx.get(f"http://127.0.0.1:{port}/v1/health", timeout=2)
+            except httpx.TransportError:
+                time.sleep(0.1)
+        assert answer is not None and answer.json()["status"] == "ok", proc.stderr.read1() if proc.poll() else ""
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_serve_refuses_a_bad_port(capsys):
+    assert cli_main(["serve", "--port", "70000"]) == 1
+    assert "--port 70000" in capsys.readouterr().err
