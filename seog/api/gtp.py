@@ -162,7 +162,7 @@ class Referee:
     def status_list(self, status: str) -> list[list[int]]:
         """Blocks (as sorted grid indices) whose final status is ``alive``, ``dead`` or ``seki``."""
         score = self.score()
-        seki = set(int(i) for i in score.seki)
+        seki = {int(i) for i in score.seki}
         out = []
         for block in score.blocks:
             points = sorted(int(i) for i in block.points)

@@ -15,6 +15,7 @@ import shlex
 import subprocess
 import threading
 import time
+from typing import Self
 
 DEFAULT_TIMEOUT = 30.0
 _EOF = object()
@@ -73,6 +74,7 @@ class GtpEngine:
         self.label = label or os.path.basename(argv[0])
         self.timeout = timeout
         self._next_id = 1
+        self._hung = False  # set when a reply did not come in time: quit would hang too
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
         try:
             self.process = subprocess.Popen(
@@ -148,6 +150,7 @@ class GtpEngine:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
+                self._hung = True
                 raise EngineTimeout(f"{self.label} did not answer {command!r} within {timeout:g} s")
             try:
                 line = self._lines.get(timeout=left)
@@ -167,7 +170,7 @@ class GtpEngine:
 
     def close(self, grace: float = 2.0) -> None:
         """Ask the engine to quit; kill it if it does not within ``grace`` seconds."""
-        if self.alive:
+        if self.alive and not self._hung:
             try:
                 self.send("quit", timeout=grace)
             except EngineError:
@@ -189,7 +192,7 @@ class GtpEngine:
             except (OSError, ValueError):
                 pass
 
-    def __enter__(self) -> "GtpEngine":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -1,0 +1,293 @@
+"""Matches between two GTP engines, refereed by seog: legality of every move, then the count.
+
+Engine A (``--black``) takes Black in odd games and White in even ones. A game ends after two
+passes in a row, a resignation, a forfeit (an illegal or unreadable move, or an engine that
+dies or does not answer in time), or the move limit. Counted games are scored by ``Referee``;
+each game is written as an SGF file with the result, the players and the dead stones (TB/TW).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from seog.api.gtp import Referee
+from seog.api.gtp_client import EngineError, EngineRefused, GtpEngine
+from seog.features import coords
+from seog.features.board import IllegalMove
+from seog.features.coords import BLACK, WHITE
+from seog.scoring.rules import get_rules
+
+LETTER = {BLACK: "B", WHITE: "W"}
+NAME = {BLACK: "Black", WHITE: "White"}
+
+
+class MatchAborted(EngineError):
+    """The match cannot go on: an engine cannot be started or refuses the game's settings."""
+
+
+@dataclass
+class MatchConfig:
+    """What to play: two engine commands, how many games, and the game settings."""
+
+    black: str
+    white: str
+    games: int = 2
+    size: int = 19
+    komi: float = 7.5
+    rules: str = "chinese"
+    out: Path | None = None
+    max_moves: int | None = None  # None: three times the number of points
+    timeout: float = 60.0  # seconds per engine command
+    model: object = "default"
+
+    def __post_init__(self) -> None:
+        coords.check_size(self.size)
+        if self.games < 1:
+            raise ValueError(f"--games must be at least 1, got {self.games}")
+        if self.timeout <= 0:
+            raise ValueError(f"--timeout must be positive, got {self.timeout:g}")
+        get_rules(self.rules)  # an unknown name fails here, before any engine starts
+        if self.max_moves is None:
+            self.max_moves = 3 * self.size * self.size
+        if self.max_moves < 1:
+            raise ValueError(f"--max-moves must be at least 1, got {self.max_moves}")
+
+
+@dataclass
+class GameRecord:
+    """One finished game: who played which colour, the result (SGF RE) and how it ended."""
+
+    number: int
+    black: str  # seat label, 'A' or 'B'
+    white: str
+    result: str
+    reason: str
+    moves: int
+    winner: str | None = None  # seat label, None for jigo or a void game
+    path: Path | None = None
+    dead: list = field(default_factory=list)  # GTP vertices of the dead stones
+
+
+class Seat:
+    """One of the two engines of the match, restarted for the next game after it fails."""
+
+    def __init__(self, label: str, command: str, timeout: float) -> None:
+        self.label = label
+        self.command = command
+        self.timeout = timeout
+        self.engine: GtpEngine | None = None
+        self.name = label
+
+    def start(self) -> GtpEngine:
+        if self.engine is None or not self.engine.alive:
+            self.stop()
+            try:
+                self.engine = GtpEngine(self.command, label=f"engine {self.label}", timeout=self.timeout)
+            except EngineError as exc:
+                raise MatchAborted(str(exc)) from None
+            self.name = self._ask_name() or self.label
+        return self.engine
+
+    def _ask_name(self) -> str:
+        try:
+            name = self.engine.send("name")
+        except EngineError:
+            return ""
+        try:
+            version = self.engine.send("version")
+        except EngineError:
+            version = ""
+        return f"{name} {version}".strip()
+
+    def stop(self) -> None:
+        if self.engine is not None:
+            self.engine.close(grace=1.0)
+            self.engine = None
+
+
+class Forfeit(Exception):
+    """The side ``color`` loses the game; ``reason`` says why."""
+
+    def __init__(self, color: int, reason: str) -> None:
+        super().__init__(reason)
+        self.color = color
+        self.reason = reason
+
+
+def play_game(number: int, seats: dict[int, Seat], config: MatchConfig):
+    """Play one game between the engines in ``seats`` (keyed by colour).
+
+    Returns (record, referee holding the final position, comment for the SGF, ``Score`` or None
+    when the game was not counted).
+    """
+    referee = Referee(config.size, komi=config.komi, rules=config.rules, model=config.model)
+    record = GameRecord(number, seats[BLACK].label, seats[WHITE].label, "", "", 0)
+    try:
+        _setup(seats, config)
+        reason = _move_loop(referee, seats, config)
+    except Forfeit as exc:
+        winner = -exc.color
+        record.result, record.reason = f"{LETTER[winner]}+F", f"{NAME[exc.color]} forfeits: {exc.reason}"
+        record.winner = seats[winner].label
+        record.moves = len(referee.moves)
+        return record, referee, record.reason, None
+    record.moves = len(referee.moves)
+    if reason.startswith("resign"):
+        color = BLACK if reason.endswith("black") else WHITE
+        record.result, record.reason = f"{LETTER[-color]}+R", f"{NAME[color]} resigned"
+        record.winner = seats[-color].label
+        return record, referee, record.reason, None
+    if reason.startswith("void"):
+        record.result, record.reason = "Void", reason[len("void: "):]
+        return record, referee, f"No result: {record.reason}", None
+    score = referee.score()
+    record.result, record.reason = score.result, reason
+    record.dead = [coords.index_to_gtp(i, config.size) for i in np.sort(score.dead)]
+    if score.margin:
+        record.winner = seats[BLACK if score.margin > 0 else WHITE].label
+    comment = (f"Game ended by {reason} after {record.moves} moves. Scored by seog "
+               f"({score.rules.name} rules, komi {score.komi:g}): Black {score.black:g}, "
+               f"White {score.white:g}, {score.result}.")
+    if record.dead:
+        comment += " Dead stones: " + " ".join(record.dead) + "."
+    if score.uncertain_blocks:
+        comment += f" {len(score.uncertain_blocks)} block(s) near the decision boundary."
+    return record, referee, comment, score
+
+
+def _setup(seats: dict[int, Seat], config: MatchConfig) -> None:
+    for color in (BLACK, WHITE):
+        seat = seats[color]
+        engine = seat.start()
+        for command in (f"boardsize {config.size}", "clear_board", f"komi {config.komi:g}"):
+            try:
+                engine.send(command)
+            except EngineRefused as exc:
+                raise MatchAborted(f"engine {seat.label} ({seat.command}) refused {command!r}: "
+                                   f"{exc.message}") from None
+            except EngineError as exc:
+                seat.stop()
+                raise Forfeit(color, str(exc)) from None
+
+
+def _move_loop(referee: Referee, seats: dict[int, Seat], config: MatchConfig) -> str:
+    """Alternate genmove/play until the game ends; return how it ended (or raise Forfeit)."""
+    size, color, passes = config.size, BLACK, 0
+    while len(referee.moves) < config.max_moves:
+        mover, other = seats[color], seats[-color]
+        try:
+            reply = mover.engine.send(f"genmove {LETTER[color].lower()}")
+        except EngineRefused as exc:
+            raise Forfeit(color, f"engine {mover.label} refused genmove: {exc.message}") from None
+        except EngineError as exc:
+            mover.stop()
+            raise Forfeit(color, str(exc)) from None
+        word = reply.split()[0].lower() if reply.split() else ""
+        if word == "resign":
+            return f"resignation by {NAME[color].lower()}"
+        try:
+            point = coords.from_gtp(word, size)
+        except coords.CoordinateError:
+            raise Forfeit(color, f"engine {mover.label} answered genmove with {reply!r}, not a move") from None
+        vertex = coords.to_gtp(point, size)
+        try:
+            referee.play(color, point)
+        except IllegalMove as exc:
+            raise Forfeit(color, f"illegal move {vertex} at move {len(referee.moves) + 1} (it {exc})") from None
+        try:
+            other.engine.send(f"play {LETTER[color].lower()} {vertex}")
+        except EngineRefused as exc:
+            return (f"void: engine {other.label} refused {NAME[color]}'s move {vertex}, legal under "
+                    f"simple ko ({exc.message})")
+        except EngineError as exc:
+            other.stop()
+            raise Forfeit(-color, str(exc)) from None
+        passes = passes + 1 if point is None else 0
+        if passes == 2:
+            return "two passes"
+        color = -color
+    return f"the move limit ({config.max_moves})"
+
+
+def to_sgf(record: GameRecord, referee: Referee, seats: dict[int, Seat], config: MatchConfig,
+           comment: str, score=None) -> bytes:
+    """The game as SGF: players, rules, komi, result, and TB/TW marks with the dead stones inside."""
+    from seog.features import sgf
+
+    game = sgf.Game(config.size, float(config.komi), 0, referee.rules.name, record.result,
+                    referee.board, list(referee.moves))
+    game.properties = {
+        "PB": f"{seats[BLACK].name} ({seats[BLACK].label})",
+        "PW": f"{seats[WHITE].name} ({seats[WHITE].label})",
+        "EV": "seog match",
+        "GN": f"game {record.number}",
+        "DT": _dt.date.today().isoformat(),
+    }
+    territory = {BLACK: set(), WHITE: set()}
+    if score is not None:  # a counted game
+        grid = referee.board.grid.ravel()
+        for color in (BLACK, WHITE):
+            dead_opponent = [int(i) for i in score.dead if grid[i] == -color]
+            territory[color] = {int(i) for i in score.territory[color]} | set(dead_opponent)
+    return sgf.with_score(game, record.result, territory, comment)
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def run_match(config: MatchConfig, log: Callable[[str], None] = print) -> tuple[list[GameRecord], dict, str]:
+    """Play the match; return the game records, the seats (by label) and why it stopped early ('' if not)."""
+    seats = {"A": Seat("A", config.black, config.timeout), "B": Seat("B", config.white, config.timeout)}
+    if config.out is not None:
+        config.out.mkdir(parents=True, exist_ok=True)
+    records: list[GameRecord] = []
+    stopped = ""
+    try:
+        for number in range(1, config.games + 1):
+            first, second = (seats["A"], seats["B"]) if number % 2 else (seats["B"], seats["A"])
+            by_color = {BLACK: first, WHITE: second}
+            try:
+                record, referee, comment, score = play_game(number, by_color, config)
+            except MatchAborted as exc:
+                stopped = str(exc)
+                log(f"match stopped before game {number}: {stopped}")
+                break
+            if config.out is not None:
+                record.path = config.out / f"game-{number:03d}.sgf"
+                write_atomically(record.path, to_sgf(record, referee, by_color, config, comment, score))
+            records.append(record)
+            log(f"game {number}: {record.black} (B) vs {record.white} (W): {record.result:<8} "
+                f"{record.moves:>4} moves, {record.reason}")
+    finally:
+        for seat in seats.values():
+            seat.stop()
+    return records, seats, stopped
+
+
+def summary(records: list[GameRecord], seats: dict, config: MatchConfig) -> str:
+    """A plain-text table of the games, then the wins of each engine."""
+    lines = [f"{'game':>4}  {'black':<5}  {'white':<5}  {'result':<8}  {'moves':>5}  how it ended"]
+    for r in records:
+        lines.append(f"{r.number:>4}  {r.black:<5}  {r.white:<5}  {r.result:<8}  {r.moves:>5}  {r.reason}")
+    lines.append("")
+    played = len(records)
+    for label, seat in seats.items():
+        wins = sum(r.winner == label for r in records)
+        as_black = sum(r.winner == label and r.black == label for r in records)
+        lines.append(f"{label}: {seat.name} [{seat.command}]: {wins} of {played} won "
+                     f"({as_black} as Black, {wins - as_black} as White)")
+    others = sum(r.winner is None for r in records)
+    if others:
+        lines.append(f"jigo or no result: {others}")
+    lines.append(f"rules {config.rules}, komi {config.komi:g}, {config.size}x{config.size}"
+                 + (f"; SGF files in {config.out}" if config.out is not None else ""))
+    return "\n".join(lines)

@@ -1,0 +1,192 @@
+"""Matches between GTP engines: GNU Go against itself (scored by seog, checked against GNU Go's own
+count), and small scripted engines that resign, play illegal moves, hang, die or fail to start."""
+
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from seog.api.gtp_client import EngineDied, EngineRefused, EngineTimeout, GtpEngine, parse_reply
+from seog.api.match import MatchConfig, run_match, summary
+from seog.features import sgf
+from seog.features.coords import index_to_gtp
+from seog.scoring.result import parse_result
+
+GNUGO = Path("/usr/games/gnugo")
+needs_gnugo = pytest.mark.skipif(not GNUGO.exists(), reason="GNU Go is not installed")
+
+# A GTP engine whose genmove does what its first argument says: 'pass', 'resign', 'a1' (the
+# same point every time, so its second move is illegal), 'hang', 'die' or 'junk'.
+SCRIPT = textwrap.dedent('''
+    import sys, time
+    mode = sys.argv[1]
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        ident, words = (words[0], words[1:]) if words[0].isdigit() else ("", words)
+        name = words[0] if words else ""
+        answer = ""
+        if name == "name":
+            answer = "script-" + mode
+        elif name == "genmove":
+            if mode == "hang":
+                time.sleep(600)
+            if mode == "die":
+                sys.exit(3)
+            answer = {"a1": "A1", "resign": "resign", "junk": "banana"}.get(mode, "pass")
+        elif name == "version" and mode == "noversion":
+            sys.stdout.write("?" + ident + " unknown command\\n\\n")
+            sys.stdout.flush()
+            continue
+        sys.stdout.write("=" + ident + " " + answer + "\\n\\n")
+        sys.stdout.flush()
+        if name == "quit":
+            break
+''')
+
+
+@pytest.fixture
+def script(tmp_path):
+    path = tmp_path / "engine.py"
+    path.write_text(SCRIPT)
+    return lambda mode: f"{sys.executable} {path} {mode}"
+
+
+def gnugo(level: int = 0, seed: int = 1) -> str:
+    return f"{GNUGO} --mode gtp --level {level} --never-resign --seed {seed}"
+
+
+def test_parse_reply_reads_ids_and_multiline_text():
+    assert parse_reply(["=12 B+3.5"]) == (True, "B+3.5")
+    assert parse_reply(["= ", "A1 B1", "C3"]) == (True, "A1 B1\nC3")
+    assert parse_reply(["?4 illegal move"]) == (False, "illegal move")
+
+
+def test_client_reports_refusal_timeout_and_death(script):
+    with GtpEngine(script("hang"), timeout=5) as engine:
+        assert engine.send("name") == "script-hang"
+        start = time.monotonic()
+        with pytest.raises(EngineTimeout, match="did not answer 'genmove b' within 0.5 s"):
+            engine.send("genmove b", timeout=0.5)
+        assert time.monotonic() - start < 3
+    with GtpEngine(script("die"), timeout=5) as engine:
+        with pytest.raises(EngineDied, match="exited with code 3"):
+            engine.send("genmove w")
+        with pytest.raises(EngineDied):
+            engine.send("name")
+    with GtpEngine(script("noversion"), timeout=5) as engine, \
+            pytest.raises(EngineRefused, match="unknown command"):
+        engine.send("version")
+
+
+def test_resignation_ends_the_game_and_colours_alternate(script, tmp_path):
+    config = MatchConfig(black=script("resign"), white=script("pass"), games=2, size=9,
+                         out=tmp_path / "out", timeout=10, model=None)
+    records, seats, stopped = run_match(config, log=lambda s: None)
+    assert not stopped
+    assert [(r.black, r.white, r.result) for r in records] == [("A", "B", "W+R"), ("B", "A", "B+R")]
+    assert [r.winner for r in records] == ["B", "B"]
+    game = sgf.load(records[0].path)
+    assert game.result == "W+R" and game.properties["PB"] == "script-resign (A)"
+    table = summary(records, seats, config)
+    assert "B: script-pass" in table and "2 of 2 won (1 as Black, 1 as White)" in table
+
+
+def test_an_illegal_move_forfeits(script, tmp_path):
+    config = MatchConfig(black=script("a1"), white=script("pass"), games=2, size=9,
+                         out=tmp_path, timeout=10, model=None)
+    records, _, _ = run_match(config, log=lambda s: None)
+    first, second = records
+    # Game 1: A (Black) A1, B passes, A plays A1 again: occupied.
+    assert first.result == "W+F" and first.moves == 2 and "illegal move A1 at move 3" in first.reason
+    # Game 2: B (Black) passes, A (White) A1, B passes, A A1 again.
+    assert second.result == "B+F" and second.moves == 3 and second.winner == "B"
+    assert sgf.load(second.path).result == "B+F"
+
+
+def test_two_passes_on_an_empty_board_are_counted(script, tmp_path):
+    config = MatchConfig(black=script("pass"), white=script("pass"), games=1, size=9, komi=7.5,
+                         rules="chinese", out=tmp_path, model=None)
+    records, _, _ = run_match(config, log=lambda s: None)
+    assert records[0].result == "W+7.5" and records[0].reason == "two passes" and records[0].moves == 2
+
+
+def test_a_hanging_or_dying_engine_forfeits_and_the_match_goes_on(script, tmp_path):
+    config = MatchConfig(black=script("hang"), white=script("pass"), games=2, size=9, out=tmp_path,
+                         timeout=1, model=None)
+    records, _, stopped = run_match(config, log=lambda s: None)
+    assert not stopped and len(records) == 2
+    assert [r.result for r in records] == ["W+F", "B+F"]
+    assert all("did not answer 'genmove" in r.reason for r in records)
+    config = MatchConfig(black=script("pass"), white=script("die"), games=2, size=9, out=tmp_path,
+                         timeout=5, model=None)
+    records, _, stopped = run_match(config, log=lambda s: None)
+    assert [r.result for r in records] == ["B+F", "W+F"]
+    assert "exited with code 3" in records[0].reason
+    config = MatchConfig(black=script("junk"), white=script("pass"), games=1, size=9, out=tmp_path,
+                         timeout=5, model=None)
+    records, _, _ = run_match(config, log=lambda s: None)
+    assert records[0].result == "W+F" and "'banana', not a move" in records[0].reason
+
+
+def test_an_engine_that_cannot_start_stops_the_match_cleanly(script, tmp_path):
+    config = MatchConfig(black="/nonexistent/engine --gtp", white=script("pass"), games=3, size=9,
+                         out=tmp_path, model=None)
+    records, _, stopped = run_match(config, log=lambda s: None)
+    assert records == [] and "cannot start '/nonexistent/engine --gtp'" in stopped
+
+
+def test_bad_settings_are_refused_before_any_engine_starts(script):
+    with pytest.raises(ValueError, match="unknown rules"):
+        MatchConfig(black=script("pass"), white=script("pass"), rules="ing")
+    with pytest.raises(ValueError, match="board size"):
+        MatchConfig(black=script("pass"), white=script("pass"), size=40)
+
+
+@needs_gnugo
+def test_gnugo_against_gnugo_scored_like_gnugo_scores_it(tmp_path):
+    """Two GNU Go games on 9x9: each SGF replays to the same position, its TB/TW marks carry
+    our dead stones, and our count agrees with GNU Go's own count of the same file."""
+    config = MatchConfig(black=gnugo(seed=1), white=gnugo(seed=2), games=2, size=9, komi=7.5,
+                         rules="chinese", out=tmp_path, timeout=60)
+    records, _, stopped = run_match(config, log=lambda s: None)
+    assert not stopped and [r.black for r in records] == ["A", "B"]
+    for record in records:
+        assert record.reason == "two passes"
+        game = sgf.load(record.path)
+        assert len(game.moves) == record.moves and game.result == record.result
+        assert game.properties["PB"].startswith("GNU Go") and game.rules == "chinese"
+        marked = sorted(game.marked_dead().nonzero()[0] * 9 + game.marked_dead().nonzero()[1])
+        assert sorted(index_to_gtp(i, 9) for i in marked) == sorted(record.dead)
+        theirs = subprocess.run([str(GNUGO), "--mode", "gtp", "--chinese-rules", "--komi", "7.5"],
+                                input=f"loadsgf {record.path}\nfinal_score\n", capture_output=True,
+                                text=True, timeout=120, check=False).stdout.split("\n\n")[1]
+        assert parse_result(theirs.lstrip("= ")).margin == parse_result(record.result).margin
+
+
+@needs_gnugo
+def test_max_moves_stops_and_counts_the_game(tmp_path):
+    config = MatchConfig(black=gnugo(), white=gnugo(), games=1, size=9, out=tmp_path, max_moves=10)
+    records, _, _ = run_match(config, log=lambda s: None)
+    assert records[0].moves == 10 and records[0].reason == "the move limit (10)"
+    assert parse_result(records[0].result).counted
+
+
+def test_seog_match_command_prints_the_summary(script, tmp_path):
+    done = subprocess.run([sys.executable, "-m", "seog", "match", "--black", script("pass"),
+                           "--white", script("resign"), "--games", "2", "--size", "9", "--no-model",
+                           "--out", str(tmp_path / "m")], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert "   1  A      B      B+R           1  White resigned" in done.stdout
+    assert "   2  B      A      W+R           0  Black resigned" in done.stdout
+    assert "A: script-pass" in done.stdout and "2 of 2 won (1 as Black, 1 as White)" in done.stdout
+    assert sorted(p.name for p in (tmp_path / "m").iterdir()) == ["game-001.sgf", "game-002.sgf"]
+    bad = subprocess.run([sys.executable, "-m", "seog", "match", "--black", script("pass"),
+                          "--white", script("pass"), "--rules", "ing"], capture_output=True, text=True,
+                         timeout=60, check=False)
+    assert bad.returncode == 1 and "unknown rules 'ing'" in bad.stderr and "Traceback" not in bad.stderr
