@@ -1,15 +1,137 @@
-"""Model files: the trained cascade that the scoring path loads and runs with numpy alone."""
+"""Model files: the trained cascade that the scoring path loads and runs with numpy alone.
+
+A model file is a small ``.npz``: each net's weight matrices and bias vectors as plain float
+arrays (``net{k}_w{l}``, ``net{k}_b{l}``), the static feature names, the min/max scaler
+(``scale_min``, ``scale_max``) and one JSON string (``meta``) holding the cascade layout, the
+``uncertain`` margin and how the model was trained. It is read with ``allow_pickle=False``, so
+loading a file never runs code from it.
+"""
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
+
+import numpy as np
+
+from seog.classifiers.mlp import Net
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "default.npz"
+FORMAT, VERSION = "seog-cascade", 1
+N_DYNAMIC = 7  # predicted statuses fed to every net after the first
+UNCERTAIN_MARGIN = 0.25  # |p - 0.5| below this flags a model decision as uncertain
 
 
-def load_default():
+class ModelFileError(ValueError):
+    """A model file that cannot be read, or a model that does not hold together."""
+
+
+@dataclass(eq=False)
+class Model:
+    """A cascade of nets with what is needed to feed them.
+
+    ``nets[0]`` takes the scaled static features named in ``feature_names``; every later net takes
+    the same features followed by the ``N_DYNAMIC`` slot means of the previous net's predictions.
+    A block whose probability ``p`` of being alive has ``|p - 0.5| < uncertain_margin`` is flagged
+    uncertain. ``meta`` records how the model was trained.
+    """
+
+    nets: list[Net]
+    feature_names: list[str]
+    scale_min: np.ndarray
+    scale_max: np.ndarray
+    uncertain_margin: float = UNCERTAIN_MARGIN
+    meta: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        n = len(self.feature_names)
+        self.scale_min = np.asarray(self.scale_min, dtype=np.float64)
+        self.scale_max = np.asarray(self.scale_max, dtype=np.float64)
+        if not self.nets:
+            raise ModelFileError("a model needs at least one net")
+        if self.scale_min.shape != (n,) or self.scale_max.shape != (n,):
+            raise ModelFileError(f"the scaler has {self.scale_min.shape} / {self.scale_max.shape} values "
+                                 f"for {n} features")
+        for k, net in enumerate(self.nets):
+            want = n if k == 0 else n + N_DYNAMIC
+            if net.n_inputs != want:
+                raise ModelFileError(f"net {k + 1} of the cascade takes {net.n_inputs} inputs, expected {want}")
+        if not 0.0 <= self.uncertain_margin <= 0.5:
+            raise ModelFileError(f"the uncertain margin must lie in [0, 0.5], got {self.uncertain_margin}")
+
+    @property
+    def layout(self) -> list[list[int]]:
+        """Unit counts of every net, e.g. ``[[33, 32, 1], [40, 32, 1]]``."""
+        return [net.sizes for net in self.nets]
+
+    def scale(self, x: np.ndarray) -> np.ndarray:
+        """Static features mapped by the training set's min/max to [0, 1] (constant features to 0)."""
+        span = self.scale_max - self.scale_min
+        safe = np.where(span > 0, span, 1.0)
+        return np.where(span > 0, (np.asarray(x, dtype=np.float64) - self.scale_min) / safe, 0.0)
+
+
+def save(path, model: Model) -> Path:
+    """Write ``model`` to ``path`` (a ``.npz``); returns the path written."""
+    path = Path(path)
+    meta = dict(model.meta, format=FORMAT, version=VERSION, layout=model.layout,
+                uncertain_margin=float(model.uncertain_margin))
+    arrays = {"feature_names": np.array(model.feature_names, dtype=str),
+              "scale_min": model.scale_min, "scale_max": model.scale_max,
+              "meta": np.array(json.dumps(meta, sort_keys=True))}
+    for k, net in enumerate(model.nets):
+        for l, (w, b) in enumerate(zip(net.weights, net.biases)):
+            arrays[f"net{k}_w{l}"] = np.asarray(w, dtype=np.float64)
+            arrays[f"net{k}_b{l}"] = np.asarray(b, dtype=np.float64)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as fh:
+        np.savez_compressed(fh, **arrays)
+    return path
+
+
+def load(path) -> Model:
+    """Read a model file written by ``save``; a clear ``ModelFileError`` for anything else."""
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError) as exc:
+        raise ModelFileError(f"{path} is not a readable model file: {exc}") from None
+    try:
+        meta = json.loads(str(arrays.pop("meta")))
+    except KeyError:
+        raise ModelFileError(f"{path} has no 'meta' entry: not a seog model file") from None
+    except json.JSONDecodeError as exc:
+        raise ModelFileError(f"{path}: the metadata is not valid JSON ({exc})") from None
+    if meta.get("format") != FORMAT:
+        raise ModelFileError(f"{path} is not a seog model file (format {meta.get('format')!r})")
+    if meta.get("version") != VERSION:
+        raise ModelFileError(f"{path} has model format version {meta.get('version')}, this seog reads {VERSION}")
+    try:
+        nets = []
+        for k, sizes in enumerate(meta["layout"]):
+            layers = len(sizes) - 1
+            nets.append(Net([arrays[f"net{k}_w{l}"].astype(np.float64) for l in range(layers)],
+                            [arrays[f"net{k}_b{l}"].astype(np.float64) for l in range(layers)]))
+            if nets[-1].sizes != list(sizes):
+                raise ModelFileError(f"{path}: net {k + 1} has units {nets[-1].sizes}, the layout says {sizes}")
+        names = [str(s) for s in arrays["feature_names"]]
+        return Model(nets, names, arrays["scale_min"], arrays["scale_max"],
+                     float(meta.get("uncertain_margin", UNCERTAIN_MARGIN)), meta)
+    except KeyError as exc:
+        raise ModelFileError(f"{path} lacks the entry {exc}") from None
+    except ModelFileError:
+        raise
+    except (ValueError, TypeError) as exc:
+        raise ModelFileError(f"{path}: {exc}") from None
+
+
+def load_default() -> Model | None:
     """The model shipped inside the package, or None while none is shipped."""
     if not DEFAULT_MODEL.exists():
         return None
-    raise NotImplementedError("model loading lands with the classifier issue")
+    return load(DEFAULT_MODEL)
