@@ -122,7 +122,7 @@ def test_override_dead_kills_the_whole_white_wall(api):
     body = post(api, board=TWO_WALLS, rules="japanese", komi=6.5, overrides={"dead": ["E5"]}).json()
     assert body["result"] == "B+76.5"
     assert len(body["dead"]) == 16 and "E9" in body["dead"] and "J8" in body["dead"]
-    wall = [b for b in body["blocks"] if "E5" in b["stones"]][0]
+    wall = next(b for b in body["blocks"] if "E5" in b["stones"])
     assert wall["status"] == "dead" and wall["source"] == "override"
 
 

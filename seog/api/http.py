@@ -193,8 +193,7 @@ def _describe(error: dict) -> str:
     loc = [p for p in error["loc"] if p != "body"]
     where = ".".join(loc) if loc else "body"
     msg = error["msg"]
-    if msg.startswith("Value error, "):
-        msg = msg[len("Value error, "):]
+    msg = msg.removeprefix("Value error, ")
     return f"{where}: {msg}"
 
 

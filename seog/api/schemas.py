@@ -48,7 +48,7 @@ class ScoreRequest(_Strict):
     svg: bool = Field(False, description="also return the scored board as an SVG picture")
 
     @model_validator(mode="after")
-    def _one_position(self) -> "ScoreRequest":
+    def _one_position(self) -> ScoreRequest:
         if (self.sgf is None) == (self.board is None):
             raise ValueError("give either 'sgf' (SGF text) or 'board' (a list of rows), not both or neither")
         if self.sgf is not None:

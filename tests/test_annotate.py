@@ -1,0 +1,265 @@
+"""Batch annotation of a small archive written here: marks, results, resumability, the report."""
+
+import csv
+import dataclasses
+import hashlib
+import tarfile
+
+import pytest
+from conftest import board
+
+from seog.cli import main as cli_main
+from seog.datasets import annotate as ann
+from seog.features import coords, sgf
+from seog.features.board import Board
+from seog.scoring.score import score_game, score_position
+
+# Two walls on a 9x9 board: both sides alive with two one-point eyes on the top edge; the white
+# stone at C7 is in atari inside Black's area (dead). Japanese komi 6.5 -> W+13.5; Chinese 7.5 -> W+16.5.
+TWO_WALLS = """
+    .X.XO.O.O
+    XXXXOOOOO
+    .XOXO....
+    ...XO....
+    ...XO....
+    ...XO....
+    ...XO....
+    ...XO....
+    ...XO...."""
+
+def record(picture: str, *, komi=6.5, rules="Japanese", result="W+13.5", moves="") -> str:
+    """SGF text whose position is ``picture`` (setup stones), then ``moves`` and two passes."""
+    grid = board(picture).grid
+    size = grid.shape[0]
+    stones = {c: "".join(f"[{coords.index_to_sgf(i, size)}]" for i in (grid.ravel() == c).nonzero()[0])
+              for c in (coords.BLACK, coords.WHITE)}
+    return (f"(;GM[1]FF[4]SZ[{size}]KM[{komi}]RU[{rules}]RE[{result}]AB{stones[coords.BLACK]}"
+            f"AW{stones[coords.WHITE]}{moves};B[];W[])")
+
+
+@pytest.fixture
+def games(tmp_path):
+    """An input folder: three good games (one in a subfolder), a broken file, an illegal move, a note."""
+    src = tmp_path / "games"
+    (src / "club").mkdir(parents=True)
+    (src / "two-walls.sgf").write_text(record(TWO_WALLS))
+    (src / "club" / "two-walls-chinese.sgf").write_text(record(TWO_WALLS, komi=7.5, rules="Chinese",
+                                                               result="B+2"))
+    # Each side fills a point of its own territory next to its wall, then Black resigns.
+    (src / "two-walls-resigned.sgf").write_text(record(TWO_WALLS, result="W+R", moves=";B[ch];W[fc]"))
+    (src / "broken.sgf").write_text("(;GM[1]SZ[9];B[dd];W[")
+    (src / "illegal.sgf").write_text("(;GM[1]SZ[9];B[dd];W[dd])")
+    (src / "notes.txt").write_text("not a game")
+    return src
+
+
+def hashes(folder):
+    return {p.relative_to(folder): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def report_rows(path):
+    with open(path, newline="") as fh:
+        return {r["name"]: r for r in csv.DictReader(fh)}
+
+
+def test_annotated_copies_carry_kgs_marks_the_computed_result_and_a_comment(games, tmp_path):
+    before = hashes(games)
+    out = tmp_path / "out"
+    summary = ann.annotate(games, out, workers=2, progress=False)
+    assert hashes(games) == before  # the input is never touched
+    assert (summary.count(ann.ANNOTATED), summary.count(ann.FAILED), summary.count(ann.SKIPPED)) == (3, 2, 0)
+
+    copy = sgf.load(out / "two-walls.sgf")
+    assert copy.result == "W+13.5"
+    # KGS convention: the dead white stone's point is inside Black's marks, and reads back as dead.
+    c7 = coords.gtp_to_index("C7", 9)
+    assert c7 in copy.territory[coords.BLACK]
+    assert copy.marked_dead().sum() == 1 and copy.marked_dead().flat[c7]
+    assert coords.gtp_to_index("J1", 9) in copy.territory[coords.WHITE]
+    text = (out / "two-walls.sgf").read_text()
+    assert "Recorded result: W+13.5" in text and "Uncertain blocks: none" in text
+
+    chinese = sgf.load(out / "club" / "two-walls-chinese.sgf")
+    assert chinese.result == "W+16.5" and chinese.rules == "Chinese"
+
+    resigned = sgf.load(out / "two-walls-resigned.sgf")
+    assert [m for m in resigned.moves if m[1] is not None] == [
+        (coords.BLACK, coords.from_sgf("ch", 9)), (coords.WHITE, coords.from_sgf("fc", 9))]
+    assert resigned.result == "W+13.5" and "Recorded result: W+R" in (out / "two-walls-resigned.sgf").read_text()
+    assert not (out / "broken.sgf").exists() and not (out / "illegal.sgf").exists()
+    assert not list(out.rglob(".*.part"))
+
+
+def test_a_copy_counted_with_its_own_marks_gives_the_same_result(games, tmp_path):
+    out = tmp_path / "out"
+    ann.annotate(games, out, workers=1, progress=False)
+    for name in ("two-walls.sgf", "club/two-walls-chinese.sgf", "two-walls-resigned.sgf"):
+        original = sgf.load(games / name)
+        copy = sgf.load(out / name)
+        decided = score_game(original)
+        marked = score_game(copy, use_markup=True)
+        assert marked.result == decided.result == copy.result
+        assert sorted(marked.dead) == sorted(decided.dead)
+
+
+def test_report_lists_every_game_with_agreement_and_errors(games, tmp_path):
+    out = tmp_path / "out"
+    summary = ann.annotate(games, out, workers=1, progress=False)
+    rows = report_rows(out / ann.REPORT_NAME)
+    assert set(rows) == {"two-walls.sgf", "club/two-walls-chinese.sgf", "two-walls-resigned.sgf",
+                         "broken.sgf", "illegal.sgf"}
+    assert rows["two-walls.sgf"] == {"name": "two-walls.sgf", "status": "annotated", "recorded": "W+13.5",
+                                     "result": "W+13.5", "agree": "yes", "uncertain": "0", "error": ""}
+    assert rows["club/two-walls-chinese.sgf"]["agree"] == "no"
+    assert rows["two-walls-resigned.sgf"]["agree"] == ""  # a resignation has no count to compare
+    assert rows["broken.sgf"]["status"] == "failed" and "SGF" in rows["broken.sgf"]["error"]
+    assert "move 2" in rows["illegal.sgf"]["error"] and "illegal" in rows["illegal.sgf"]["error"]
+    lines = "\n".join(summary.lines())
+    assert "processed 3, skipped 0 (written before), failed 2" in lines
+    assert "agreement with the recorded result: 1 of 2 counted games (50.0%)" in lines
+    assert "failed: broken.sgf" in lines
+
+
+def test_rerun_skips_finished_games_and_retries_failed_ones(games, tmp_path):
+    out = tmp_path / "out"
+    ann.annotate(games, out, workers=1, progress=False)
+    stamps = {p: p.stat().st_mtime_ns for p in out.rglob("*.sgf")}
+    again = ann.annotate(games, out, workers=1, progress=False)
+    assert (again.count(ann.ANNOTATED), again.count(ann.SKIPPED), again.count(ann.FAILED)) == (0, 3, 2)
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*.sgf")} == stamps
+    rows = report_rows(out / ann.REPORT_NAME)
+    # A skipped game keeps what the earlier run found.
+    assert rows["two-walls.sgf"]["status"] == "skipped" and rows["two-walls.sgf"]["agree"] == "yes"
+    assert "1 of 2 counted games" in "\n".join(again.lines())
+
+
+def test_an_interrupted_run_leaves_whole_files_and_a_rerun_finishes(games, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    real, calls = ann.annotate_bytes, []
+
+    def interrupted(name, data, options=None):
+        calls.append(name)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(name, data, options or ann.Options())
+
+    monkeypatch.setattr(ann, "annotate_bytes", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        ann.annotate(games, out, workers=1, progress=False)
+    monkeypatch.setattr(ann, "annotate_bytes", real)
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.sgf"))
+    assert len(written) == 1 and not list(out.rglob(".*.part"))
+    assert sgf.load(out / written[0]).result  # whole and readable
+    assert len(report_rows(out / ann.REPORT_NAME)) == 2  # the report is written on the way out
+    rest = ann.annotate(games, out, workers=1, progress=False)
+    assert rest.count(ann.SKIPPED) == 1 and rest.count(ann.ANNOTATED) == 2
+
+
+def test_a_failed_write_leaves_neither_the_file_nor_its_temporary(tmp_path, monkeypatch):
+    def broken_replace(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(ann.os, "replace", broken_replace)
+    with pytest.raises(OSError):
+        ann.write_atomic(tmp_path / "game.sgf", b"(;GM[1]SZ[9])")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_out_inside_or_equal_to_the_input_is_refused(games, tmp_path):
+    with pytest.raises(ValueError, match="inside the input folder"):
+        ann.annotate(games, games / "annotated", progress=False)
+    with pytest.raises(ValueError, match="inside the input folder"):
+        ann.annotate(games, games, progress=False)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ValueError, match="not a folder"):
+        ann.annotate(games, tmp_path / "file", progress=False)
+    assert not (games / "annotated").exists()
+
+
+def test_tarball_input_gives_the_same_copies_as_the_folder(games, tmp_path):
+    tarball = tmp_path / "games.tar.gz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        tar.add(games, arcname="games")
+    folder_out, tar_out = tmp_path / "from-folder", tmp_path / "from-tar"
+    ann.annotate(games, folder_out, workers=1, progress=False)
+    summary = ann.annotate(tarball, tar_out, workers=2, progress=False)
+    assert summary.count(ann.ANNOTATED) == 3 and summary.count(ann.FAILED) == 2
+    for name in ("two-walls.sgf", "club/two-walls-chinese.sgf", "two-walls-resigned.sgf"):
+        assert (tar_out / "games" / name).read_bytes() == (folder_out / name).read_bytes()
+
+
+def test_limit_takes_the_first_names_only(games, tmp_path):
+    summary = ann.annotate(games, tmp_path / "out", limit=2, progress=False)
+    assert [r.name for r in summary.rows] == ["broken.sgf", "club/two-walls-chinese.sgf"]
+
+
+def test_rules_option_recounts_every_game(games, tmp_path):
+    out = tmp_path / "out"
+    ann.annotate(games, out, options=ann.Options(rules="chinese"), progress=False)
+    copy = sgf.load(out / "two-walls.sgf")
+    assert copy.rules == "chinese" and copy.komi == 6.5 and copy.result == "W+15.5"
+
+
+def test_use_markup_counts_with_the_files_marks(tmp_path):
+    src = tmp_path / "in"
+    src.mkdir()
+    grid = board(TWO_WALLS).grid
+    everything_but_black = "".join(f"[{coords.index_to_sgf(i, 9)}]"
+                                   for i in (grid.ravel() != coords.BLACK).nonzero()[0])
+    (src / "wall-marked-dead.sgf").write_text(record(TWO_WALLS, result="B+76.5", moves="")
+                                              .replace(";B[];W[])", f";B[];W[]TB{everything_but_black})"))
+    summary = ann.annotate(src, tmp_path / "out", options=ann.Options(use_markup=True), progress=False)
+    assert summary.rows[0].result == "B+76.5" and summary.rows[0].agree is True
+    plain = ann.annotate(src, tmp_path / "out2", progress=False)
+    assert plain.rows[0].result == "W+13.5"
+
+
+def test_archive_member_names_that_leave_the_output_folder_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="unsafe name"):
+        ann.output_path(tmp_path, "../escape.sgf")
+    with pytest.raises(ValueError, match="unsafe name"):
+        ann.output_path(tmp_path, "/etc/x.sgf")
+    assert ann.output_path(tmp_path, "a/b.sgf") == tmp_path / "a" / "b.sgf"
+
+
+def test_comment_names_uncertain_blocks_with_their_probability():
+    score = score_position(Board.from_rows(board(TWO_WALLS).to_rows()), rules="japanese", komi=6.5)
+    c7 = coords.gtp_to_index("C7", 9)
+    score.blocks = [dataclasses.replace(b, uncertain=True, p_alive=0.46) if c7 in b.points else b
+                    for b in score.blocks]
+    text = ann.comment(score, "W+13.5")
+    assert "Uncertain blocks, check these: C7 (white, 1 stone, dead, p(alive) 0.46)." in text
+    assert text.startswith("seog: W+13.5 under japanese rules, komi 6.5.")
+
+
+def test_dask_local_cluster_gives_the_same_copies(games, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    local, remote = tmp_path / "local", tmp_path / "dask"
+    ann.annotate(games, local, workers=1, progress=False)
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+                                  dashboard_address=None) as cluster:
+        summary = ann.annotate(games, remote, dask=cluster.scheduler_address, progress=False)
+    assert summary.count(ann.ANNOTATED) == 3 and summary.count(ann.FAILED) == 2
+    for name in ("two-walls.sgf", "club/two-walls-chinese.sgf", "two-walls-resigned.sgf"):
+        assert (remote / name).read_bytes() == (local / name).read_bytes()
+
+
+def test_cli_prints_the_summary_and_writes_the_report(games, tmp_path, capsys):
+    out = tmp_path / "out"
+    report = tmp_path / "report.csv"
+    code = cli_main(["annotate", str(games), "--out", str(out), "--workers", "2", "--quiet",
+                     "--report", str(report)])
+    printed = capsys.readouterr().out
+    assert code == 0
+    assert "processed 3, skipped 0 (written before), failed 2" in printed
+    assert len(report_rows(report)) == 5
+
+
+def test_cli_errors_name_the_problem(games, tmp_path, capsys):
+    assert cli_main(["annotate", str(games), "--out", str(games / "x")]) == 1
+    assert "inside the input folder" in capsys.readouterr().err
+    assert cli_main(["annotate", str(games), "--out", str(tmp_path / "o"), "--rules", "french"]) == 1
+    assert "unknown rules 'french'" in capsys.readouterr().err
+    assert cli_main(["annotate", str(tmp_path / "nowhere"), "--out", str(tmp_path / "o")]) == 1
+    assert "no such file or folder" in capsys.readouterr().err
