@@ -126,7 +126,7 @@ def render_svg(grid: np.ndarray, score: Score, *, recorded: str | None = None, t
 
     # Territory: a small square in the owner's colour on each point.
     half = cell * 0.16
-    add('<g class="territories">')
+    add('<g class="territories" pointer-events="none">')
     for color in (BLACK, WHITE):
         for index in score.territory[color]:
             x, y = xy(index)
@@ -136,7 +136,7 @@ def render_svg(grid: np.ndarray, score: Score, *, recorded: str | None = None, t
     add("</g>")
 
     # Dame: a small dot on each neutral point without a stone.
-    add('<g class="dames">')
+    add('<g class="dames" pointer-events="none">')
     for index in score.dame:
         if grid.flat[index] == 0:
             x, y = xy(index)
@@ -146,7 +146,7 @@ def render_svg(grid: np.ndarray, score: Score, *, recorded: str | None = None, t
 
     # Crosses on dead stones, triangles on stones in seki, rings around uncertain blocks.
     d = cell * 0.26
-    add('<g class="marks" fill="none" stroke-linecap="round">')
+    add('<g class="marks" fill="none" stroke-linecap="round" pointer-events="none">')
     for index in sorted(dead):
         x, y = xy(index)
         add(f'<path class="dead-mark" data-vertex="{index_to_gtp(index, size)}" stroke="{DEAD_RED}" '

@@ -1,0 +1,172 @@
+"""The web page end to end: the real server under uvicorn, driven by headless Chromium through Playwright.
+
+Skips when Debian's chromium or the playwright package is absent (``.ci/run`` installs both).
+Set SEOG_SCREENSHOTS=DIR to keep the screenshots; they go to pytest's tmp_path otherwise.
+"""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync"]
+EXAMPLES = Path(__file__).resolve().parent.parent / "seog" / "api" / "static" / "examples"
+SEKI = EXAMPLES / "seki-and-dead-stones-9x9.sgf"
+SELFPLAY_13 = EXAMPLES / "gnugo-selfplay-13x13.sgf"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """``seog serve`` on a free local port; yields its base URL."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "seog", "serve", "--host", "127.0.0.1", "--port", str(port),
+                             "--log-level", "warning"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            if proc.poll() is not None:
+                pytest.fail(f"seog serve exited: {proc.stdout.read().decode(errors='replace')}")
+            try:
+                with urllib.request.urlopen(url + "/v1/health", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.25)
+        else:
+            pytest.fail("seog serve did not answer /v1/health within 30 s")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1200, "height": 950}, accept_downloads=True)
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.goto(server + "/")
+    yield pg
+    context.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def api_score(server, sgf_text, **extra) -> dict:
+    body = json.dumps({"sgf": sgf_text, **extra}).encode()
+    req = urllib.request.Request(server + "/v1/score", body, {"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as response:
+        return json.load(response)
+
+
+def ready(pg):
+    pg.wait_for_selector("body[data-state=ready]")
+
+
+def screenshot_path(tmp_path, name) -> Path:
+    folder = Path(os.environ.get("SEOG_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / name
+
+
+def test_upload_a_game_flip_a_block_and_see_the_score_change(page, server, tmp_path):
+    page.set_input_files("#file", str(SELFPLAY_13))
+    ready(page)
+    text = SELFPLAY_13.read_text()
+    expected = api_score(server, text)
+    assert page.text_content("#result") == expected["result"]
+    assert "recorded in the file: W+1.5" in page.text_content("#recorded")
+    stones = page.locator("#board circle.stone")
+    assert stones.count() == sum(len(b["stones"]) for b in expected["blocks"])
+    assert page.locator("#board path.dead-mark").count() == len(expected["dead"])
+    total = page.locator("#counts tr.total td").all_text_contents()
+    assert total[1:] == [f"{expected['score']['black']:g}", f"{expected['score']['white']:g}"]
+
+    # Flip the biggest block: the page sends it as an override and shows the new count.
+    block = max(expected["blocks"], key=lambda b: len(b["stones"]))
+    vertex = block["stones"][0]
+    flipped = "dead" if block["status"] == "alive" else "alive"
+    after = api_score(server, text, overrides={flipped: [vertex]})
+    assert after["result"] != expected["result"]
+    page.click(f'#board circle.stone[data-vertex="{vertex}"]')
+    playwright.expect(page.locator("#result")).to_have_text(after["result"])
+    ready(page)
+    assert f"{vertex} {flipped}" in page.text_content("#overrides")
+    state = "dead" if flipped == "dead" else "alive"
+    assert "stone" in page.get_attribute(f'#board circle.stone[data-vertex="{vertex}"]', "class")
+    assert state in page.get_attribute(f'#board circle.stone[data-vertex="{vertex}"]', "class")
+    shot = screenshot_path(tmp_path, "web-flipped-13x13.png")
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+
+    # Flipping it back is no override at all, and the first count returns.
+    page.click(f'#board circle.stone[data-vertex="{vertex}"]')
+    playwright.expect(page.locator("#result")).to_have_text(expected["result"])
+    ready(page)
+    assert page.text_content("#overrides") == ""
+
+
+def test_pasted_game_is_scored_and_the_annotated_sgf_downloads(page, server, tmp_path):
+    text = SEKI.read_text()
+    page.fill("#sgf", text)
+    page.click("#score")
+    ready(page)
+    # The two walls: if seog decided them dead, bring them back to life, which leaves the seki.
+    for vertex in ("C9", "G9"):
+        cls = page.get_attribute(f'#board circle.stone[data-vertex="{vertex}"]', "class")
+        if "dead" in cls:
+            page.click(f'#board circle.stone[data-vertex="{vertex}"]')
+            page.wait_for_function(f"document.querySelector('#overrides').textContent.includes('{vertex}')")
+            ready(page)
+    assert "alive" in page.get_attribute('#board circle.stone[data-vertex="C9"]', "class")
+    with page.expect_download() as info:
+        page.click("#download")
+    saved = tmp_path / "scored.sgf"
+    info.value.save_as(saved)
+    assert info.value.suggested_filename == "pasted-scored.sgf"
+    sgf_text = saved.read_text()
+    result = page.text_content("#result")
+    assert f"RE[{result}]" in sgf_text and "TB[" in sgf_text and "TW[" in sgf_text
+    page.screenshot(path=str(screenshot_path(tmp_path, "web-seki-9x9.png")), full_page=True)
+
+
+def test_example_picker_and_a_broken_sgf_shows_the_servers_reason(page, server):
+    page.select_option("#example", "examples/gnugo-selfplay-9x9.sgf")
+    ready(page)
+    assert page.text_content("#result") == api_score(
+        server, (EXAMPLES / "gnugo-selfplay-9x9.sgf").read_text())["result"]
+    page.fill("#sgf", "(;GM[1]SZ[9];B[zz])")
+    page.click("#score")
+    page.wait_for_selector("body[data-state=error]")
+    message = page.text_content("#error")
+    assert message.startswith("Could not score this game:") and len(message) > 30
