@@ -127,7 +127,18 @@ class Referee:
 
     def load(self, game, move_number: int | None = None) -> None:
         """Take a loaded SGF ``Game``: its size, komi, handicap, setup and the moves before
-        ``move_number`` (all of them when None). Its rules too, when RU names rules seog knows."""
+        ``move_number`` (all of them when None). Its rules too, when RU names rules seog knows.
+
+        Raises GtpFailure, leaving the current game as it was, when the moves cannot be replayed
+        (setup stones after the root are kept by ``sgf.load`` only in the final position)."""
+        saved = dict(self.__dict__)
+        try:
+            self._load(game, move_number)
+        except IllegalMove as exc:
+            self.__dict__.update(saved)
+            raise GtpFailure(f"cannot load file: its moves cannot be replayed here ({exc})") from None
+
+    def _load(self, game, move_number: int | None) -> None:
         self.size = game.size
         self.clear()
         self.komi = game.komi
@@ -141,11 +152,18 @@ class Referee:
         self.setup = list(game.setup)
         self.handicap = game.handicap
         moves = game.moves if move_number is None else game.moves[:max(move_number - 1, 0)]
-        for color, point in moves:
-            self.play(color, point)
-        if move_number is None and not np.array_equal(self.board.grid, game.board.grid):
-            # Setup stones after the root: the replay cannot rebuild the file's final position.
+        try:
+            for color, point in moves:
+                self.play(color, point)
+            replayed = np.array_equal(self.board.grid, game.board.grid)
+        except IllegalMove:
+            if move_number is not None:
+                raise
+            replayed = False
+        if move_number is None and not replayed:
+            # Setup stones after the root: only the file's final position is known, with no undo.
             self.board = game.board.copy()
+            self.moves = list(game.moves)
             self._history.clear()
         self._cached = None
 
