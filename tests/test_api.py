@@ -93,6 +93,23 @@ def test_model_names_the_model_in_use_or_says_it_is_the_heuristic(api):
         assert info["name"] == "heuristic" and "no trained model" in info["description"]
 
 
+def test_model_info_of_a_trained_cascade_reports_its_layout_and_card():
+    import numpy as np
+
+    from seog.api.http import model_info
+    from seog.classifiers.mlp import Net
+    from seog.classifiers.model_file import Model
+    from seog.features.scaling import Scaler
+
+    net = Net([np.zeros((4, 3)), np.zeros((1, 4))], [np.zeros(4), np.zeros(1)])
+    model = Model([net], ["liberties", "size", "eyes"], Scaler.fit(np.array([[0.0, 0, 0], [1, 1, 1]])),
+                  meta={"version": 1, "training": {"games": 500, "nets": [{"test_rms": 0.12}]}})
+    info = model_info(model)
+    assert info["trained"] and info["version"] == "format 1"
+    assert "1 MLPs (3x4x1)" in info["description"]
+    assert info["card"]["training"]["nets"][0]["test_rms"] == 0.12
+
+
 def test_two_walls_board_counts_the_dead_stone_in_atari_under_japanese_rules(api):
     r = post(api, size=9, board=TWO_WALLS, rules="japanese", komi=6.5)
     assert r.status_code == 200, r.text

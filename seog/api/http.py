@@ -8,6 +8,7 @@ thread pool and a long count never blocks the event loop.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -140,18 +141,27 @@ def score_answer(position: positions.Position, with_sgf: bool = False, with_svg:
 
 
 def model_info(model) -> dict:
-    """Name, version and model-card figures of the model in use; says so plainly when there is none."""
+    """Name, version and model-card figures of the model in use; says so plainly when there is none.
+
+    A shipped model (``classifiers.model_file.Model``) keeps its card in ``meta``: the cascade
+    layout, the uncertainty margin and how it was trained (nets, epochs, test errors, ...).
+    """
     if model is None:
         return {"name": "heuristic", "version": None, "trained": False,
                 "description": "no trained model is shipped: blocks the static pass leaves unsettled are "
                                "decided by a simple heuristic (eye space, then nearby stones)",
                 "card": {}}
-    card = getattr(model, "card", None) or getattr(model, "metadata", None) or {}
-    return {"name": str(getattr(model, "name", type(model).__name__)),
-            "version": _text_or_none(getattr(model, "version", None)),
+    meta = dict(getattr(model, "meta", None) or {})
+    layout = getattr(model, "layout", meta.get("layout"))
+    nets = " -> ".join("x".join(str(u) for u in sizes) for sizes in layout or [])
+    card = json.loads(json.dumps(meta, default=str))  # JSON-safe whatever the trainer stored
+    return {"name": str(meta.get("name") or "seog-cascade"),
+            "version": _text_or_none(meta.get("model_version") or meta.get("created")
+                                     or (f"format {meta['version']}" if "version" in meta else None)),
             "trained": True,
-            "description": str(getattr(model, "description", "") or "the shipped classifier cascade"),
-            "card": dict(card) if isinstance(card, dict) else {}}
+            "description": str(meta.get("description")
+                               or f"cascade of {len(layout or [])} MLPs ({nets}) deciding unsettled blocks"),
+            "card": card}
 
 
 def _text_or_none(value) -> str | None:
