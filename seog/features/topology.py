@@ -109,6 +109,7 @@ class Topology:
     chains: list[Chain]
     cer_of: dict
     cers: dict
+    cache: dict = field(default_factory=dict, repr=False, compare=False)  # derived tables (features)
 
     def block_at(self, index: int) -> Block | None:
         label = self.block_of.flat[index]
@@ -129,8 +130,7 @@ def adjacent_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def adjacent_points(labels: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Unique (label, grid index) pairs: points in ``mask`` 4-adjacent to a labelled point."""
-    size = labels.shape[0]
-    index = np.arange(size * size).reshape(size, size)
+    index = np.arange(labels.size).reshape(labels.shape)  # row-major, so rectangles work too
     target = np.where(mask, index + 1, 0)
     pairs = adjacent_pairs(labels, target)
     pairs[:, 1] -= 1
@@ -249,3 +249,97 @@ def _cers(grid: np.ndarray, color: int, block_of: np.ndarray, blocks: list[Block
         for b in cer.inner_blocks:
             blocks[b].enclosing_cer = k
     return labels.astype(np.int32), cers
+
+
+# ---- shape measures of point sets, many sets at once ---------------------------------------
+# A *stack* is a (K, size + 2, size + 2) bool array: K point sets on the board, framed by a
+# one-point border that is never in a set, so shifts need no bounds checks and the frame can
+# stand for the virtual points just off the board.
+
+EIGHT_IN_PLANE = np.zeros((3, 3, 3), dtype=bool)
+EIGHT_IN_PLANE[1] = True
+
+
+def stack(labels: np.ndarray, n: int) -> np.ndarray:
+    """(n, size + 2, size + 2) stack of the sets labelled 1..n in a (size, size) label array."""
+    framed = frame(labels)
+    return framed[None, :, :] == np.arange(1, n + 1, dtype=framed.dtype)[:, None, None]
+
+
+def frame(values: np.ndarray) -> np.ndarray:
+    """A (size, size) array framed by one point of zero (False) on every side."""
+    out = np.zeros((values.shape[0] + 2, values.shape[1] + 2), dtype=values.dtype)
+    out[1:-1, 1:-1] = values
+    return out
+
+
+def dilate(sets: np.ndarray) -> np.ndarray:
+    """Each set plus its 4-neighbours (the outermost frame row cannot grow further)."""
+    out = sets.copy()
+    out[..., 1:, :] |= sets[..., :-1, :]
+    out[..., :-1, :] |= sets[..., 1:, :]
+    out[..., :, 1:] |= sets[..., :, :-1]
+    out[..., :, :-1] |= sets[..., :, 1:]
+    return out
+
+
+def count(sets: np.ndarray) -> np.ndarray:
+    """Number of points in each set of a stack."""
+    if len(sets) == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.count_nonzero(sets.reshape(len(sets), -1), axis=1)
+
+
+def perimeters(sets: np.ndarray) -> np.ndarray:
+    """Perimeter of each set: the points 4-adjacent to it on an infinite board (its liberties if
+    it stood alone there); frame points count, as each is a distinct point off the board."""
+    return count(dilate(sets) & ~sets)
+
+
+def _neighbours4(sets: np.ndarray) -> np.ndarray:
+    m = sets.astype(np.int8)
+    out = np.zeros_like(m)
+    out[:, 1:, :] += m[:, :-1, :]
+    out[:, :-1, :] += m[:, 1:, :]
+    out[:, :, 1:] += m[:, :, :-1]
+    out[:, :, :-1] += m[:, :, 1:]
+    return out
+
+
+def split_mask(sets: np.ndarray) -> np.ndarray:
+    """Split points of each set: points whose removal leaves more 4-connected pieces.
+
+    Removing p changes the Euler number (pieces minus holes) by ``n4 - squares - 1`` (n4: its
+    neighbours in the set, squares: full 2x2 squares through it) and merges the m distinct
+    8-connected background pieces around it (holes or the outside) into one, so the number of
+    pieces grows iff ``n4 - squares - 1 >= m``. Only sets with a candidate get the background
+    labelled (one ``ndimage.label`` call for all of them).
+    """
+    if len(sets) == 0:
+        return np.zeros_like(sets)
+    full = sets[:, :-1, :-1] & sets[:, 1:, :-1] & sets[:, :-1, 1:] & sets[:, 1:, 1:]
+    squares = np.zeros(sets.shape, dtype=np.int8)
+    squares[:, :-1, :-1] += full
+    squares[:, 1:, :-1] += full
+    squares[:, :-1, 1:] += full
+    squares[:, 1:, 1:] += full
+    gain = _neighbours4(sets) - squares - 1
+    cand = sets & (gain >= 1)
+    out = np.zeros_like(sets)
+    layers = np.flatnonzero(cand.reshape(len(sets), -1).any(axis=1))
+    if len(layers) == 0:
+        return out
+    background, _ = ndimage.label(~sets[layers], EIGHT_IN_PLANE)
+    k, r, c = np.nonzero(cand[layers])
+    around = np.stack([background[k, r + dr, c + dc] for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                       if dr or dc], axis=1)
+    around.sort(axis=1)
+    distinct = ((around[:, 1:] != around[:, :-1]) & (around[:, 1:] > 0)).sum(axis=1) + (around[:, 0] > 0)
+    hit = distinct <= gain[layers][k, r, c]
+    out[layers[k[hit]], r[hit], c[hit]] = True
+    return out
+
+
+def split_points(sets: np.ndarray) -> np.ndarray:
+    """Number of split points of each set of a stack (see ``split_mask``)."""
+    return count(split_mask(sets))
