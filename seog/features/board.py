@@ -144,7 +144,7 @@ class Board:
         if self.stones[point] != EMPTY:
             raise IllegalMove("the point is occupied")
         if point == self.ko:
-            raise IllegalMove("retakes a ko at once")
+            raise IllegalMove("it retakes a ko at once")
         self.stones[point] = color
         captured: list[int] = []
         for d in coords.neighbour_offsets(self.size):
@@ -161,7 +161,7 @@ class Board:
             _, free = self._block_and_liberty(point)
             if not free:
                 self.stones[point] = EMPTY
-                raise IllegalMove("is suicide")
+                raise IllegalMove("it is suicide")
         # A single stone that captured exactly one stone and now has one liberty makes a ko.
         self.ko = None
         if len(captured) == 1:

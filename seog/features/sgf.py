@@ -90,7 +90,11 @@ def loads(data: bytes | str) -> Game:
     try:
         record = sgf.Sgf_game.from_bytes(data)
     except ValueError as exc:
-        raise SgfError(f"not a readable SGF file ({exc or 'malformed'})") from None
+        text = str(exc)
+        if text.startswith("size out of range"):
+            raise SgfError(f"SZ: board size {text.rsplit(' ', 1)[-1]} is not supported "
+                           f"(must be {coords.MIN_SIZE}..{coords.MAX_SIZE})") from None
+        raise SgfError(f"not a readable SGF file ({text or 'malformed'})") from None
     root = record.get_root()
     size = record.get_size()
     try:
@@ -126,7 +130,7 @@ def loads(data: bytes | str) -> Game:
         try:
             move = node.get_move()
         except ValueError:
-            raise SgfError(f"node {node_number}: bad move value") from None
+            raise SgfError(f"move {move_number + 1}: {_bad_move(node, size)}") from None
         if move[0] is not None:
             move_number += 1
             color = COLOR_OF[move[0]]
@@ -135,7 +139,7 @@ def loads(data: bytes | str) -> Game:
                 board.play(color, point)
             except IllegalMove as exc:
                 vertex = coords.to_gtp(point, size)
-                raise SgfError(f"move {move_number} ({move[0].upper()} {vertex}) is illegal: it {exc}") from None
+                raise SgfError(f"move {move_number} ({move[0].upper()} {vertex}) is illegal: {exc}") from None
             game.moves.append((color, point))
         marks = _territory_marks(node, size)
         if marks is not None:
@@ -165,6 +169,17 @@ def _flat(rc, size: int, where: str) -> int:
     if not (0 <= row < size and 0 <= col < size):
         raise SgfError(f"{where}: point off the {size}x{size} board")
     return coords.to_flat(size - 1 - row, col, size)
+
+
+def _bad_move(node, size: int) -> str:
+    """Why sgfmill refused a node's B/W value: a point off the board, or not a point at all."""
+    for key in ("B", "W"):
+        if node.has_property(key):
+            raw = node.get_raw(key).decode("latin-1")
+            if len(raw) == 2 and raw.isalpha():
+                return f"{key}[{raw}] is off the {size}x{size} board"
+            return f"{key}[{raw}] is not a point"
+    return "bad move value"
 
 
 def _walk(node):
