@@ -263,3 +263,12 @@ def test_cli_errors_name_the_problem(games, tmp_path, capsys):
     assert "unknown rules 'french'" in capsys.readouterr().err
     assert cli_main(["annotate", str(tmp_path / "nowhere"), "--out", str(tmp_path / "o")]) == 1
     assert "no such file or folder" in capsys.readouterr().err
+
+
+def test_old_kgs_record_with_an_empty_time_limit_is_annotated():
+    # KGS records of 2001 carry TM[] (an empty real), which sgfmill cannot write back.
+    text = record(TWO_WALLS).replace("RU[Japanese]", "RU[Japanese]TM[]PC[KGS]")
+    row, data = ann.annotate_bytes("old-kgs.sgf", text.encode())
+    assert row.status == ann.ANNOTATED and row.result == "W+13.5", row.error
+    copy = sgf.loads(data)
+    assert copy.properties.get("PC") == "KGS" and "TM" not in copy.properties

@@ -232,7 +232,10 @@ def with_score(game: Game, result: str, territory: dict, comment: str = "") -> b
     if game.rules:
         root.set("RU", game.rules)
     for key, value in game.properties.items():
-        root.set(key, value)
+        try:
+            root.set(key, value)
+        except ValueError:
+            pass  # a value sgfmill cannot write back (an empty TM[], as old KGS records have) is dropped
     root.set("RE", result)
     if game.setup:
         stones = {BLACK: set(), WHITE: set()}

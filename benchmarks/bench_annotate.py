@@ -1,0 +1,90 @@
+"""Games per second of ``seog annotate`` over the KGS training archive, 1 worker against N.
+
+    python benchmarks/bench_annotate.py [--games 500] [--workers 1 2] [--archive PATH]
+
+Each run annotates the same first GAMES games (name order) of the tarball into a fresh temporary
+folder, so the figures include reading the .tar.xz, scoring, writing the copies and the report.
+The first worker count is the baseline; later ones are printed as a ratio against it. A last
+line splits one process's time per game into parse+replay, scoring and writing the SGF.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from seog.datasets import annotate as ann
+from seog.datasets import archive
+
+ARCHIVE = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "kgs-6d-train.tar.xz"
+
+
+def run_once(source: Path, games: int, workers: int, options: ann.Options) -> ann.Summary:
+    with tempfile.TemporaryDirectory(prefix="seog-bench-") as out:
+        return ann.annotate(source, out, workers=workers, limit=games, options=options, progress=False)
+
+
+def split_per_game(source: Path, games: int, options: ann.Options) -> dict[str, float]:
+    """Mean milliseconds per game of each stage, in this process."""
+    from seog.features import sgf
+    from seog.scoring.score import score_game
+
+    names = archive.names(source)[:games]
+    times = {"parse+replay": 0.0, "score": 0.0, "write sgf": 0.0}
+    n = 0
+    for entry in ann._entries(source, names):
+        t0 = time.perf_counter()
+        try:
+            game = sgf.loads(entry.data)
+        except ValueError:
+            continue
+        t1 = time.perf_counter()
+        try:
+            score = score_game(game, rules=options.rules, model=options.model)
+        except ValueError:
+            continue
+        t2 = time.perf_counter()
+        ann.annotated_sgf(game, score)
+        t3 = time.perf_counter()
+        times["parse+replay"] += t1 - t0
+        times["score"] += t2 - t1
+        times["write sgf"] += t3 - t2
+        n += 1
+    return {k: 1000 * v / max(n, 1) for k, v in times.items()}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--archive", type=Path, default=ARCHIVE)
+    p.add_argument("--games", type=int, default=500)
+    p.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    p.add_argument("--no-model", action="store_true", help="heuristic instead of the shipped model")
+    args = p.parse_args(argv)
+    if not args.archive.exists():
+        print(f"{args.archive}: not here (the shared data is needed)", file=sys.stderr)
+        return 2
+    from seog.scoring.score import default_model
+
+    options = ann.Options(model=None if args.no_model else "default")
+    model = "heuristic" if args.no_model or default_model() is None else "shipped model"
+    print(f"annotate {args.games} games of {args.archive.name} ({model}); {os.cpu_count()} CPUs, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    base = None
+    for workers in args.workers:
+        summary = run_once(args.archive, args.games, workers, options)
+        rate = summary.count(ann.ANNOTATED) / summary.seconds
+        base = base or rate
+        print(f"  {workers} worker{'s' if workers > 1 else ' '}: {summary.count(ann.ANNOTATED)} annotated, "
+              f"{summary.count(ann.FAILED)} failed in {summary.seconds:6.2f} s = {rate:6.1f} games/s "
+              f"(x{rate / base:.2f} vs {args.workers[0]} worker{'s' if args.workers[0] > 1 else ''})")
+    split = split_per_game(args.archive, min(args.games, 200), options)
+    print("  per game, one process: " + ", ".join(f"{k} {v:.2f} ms" for k, v in split.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
