@@ -42,9 +42,9 @@ def read(source: str | Path, wanted: set[str] | None = None) -> Iterator[Entry]:
     if is_tarball(path):
         with tarfile.open(path) as tar:
             for member in tar:
-                if member.isfile() and member.name.lower().endswith(".sgf"):
-                    if wanted is None or member.name in wanted:
-                        yield Entry(member.name, tar.extractfile(member).read())
+                if (member.isfile() and member.name.lower().endswith(".sgf")
+                        and (wanted is None or member.name in wanted)):
+                    yield Entry(member.name, tar.extractfile(member).read())
         return
     if path.is_dir():
         for name in names(path):

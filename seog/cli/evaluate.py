@@ -1,0 +1,139 @@
+"""``seog evaluate FOLDER``: seog's dead stones against a labelled set, optionally beside GNU Go's."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register(sub) -> None:
+    p = sub.add_parser("evaluate", help="measure accuracy on a labelled set (optionally against GNU Go)",
+                       description="Block and stone accuracy, positions with every block right, results "
+                                   "reproduced exactly (with the players' own marks as the ceiling), time per "
+                                   "position and uncertainty flags, on a folder of marked SGF games or OGS "
+                                   ".game boards.")
+    p.add_argument("folder", nargs="+", help="folder(s) of labelled positions (or single SGF files)")
+    p.add_argument("--engine", choices=["gnugo"], help="also run this engine on the same positions")
+    p.add_argument("--level", type=int, default=10, help="the engine's level (default 10)")
+    p.add_argument("--engine-cache", default="cache/gnugo-answers.json",
+                   help="JSON cache of the engine's answers ('' to disable)")
+    p.add_argument("--model", help="a model file (default: the shipped model)")
+    p.add_argument("--no-model", action="store_true", help="static pass and heuristic only")
+    p.add_argument("--csv", help="write one line per position here; a summary JSON and a PNG go beside it")
+    p.add_argument("--limit", type=int, help="only the first N positions of each folder")
+    p.add_argument("--quiet", action="store_true", help="no progress bar, no list of wrong positions")
+    p.set_defaults(run=run)
+
+
+def load_model(args):
+    if args.no_model:
+        return None
+    if args.model:
+        from seog.classifiers import model_file
+        loader = getattr(model_file, "load", None)
+        if loader is None:
+            raise ValueError("this build cannot read model files yet")
+        return loader(args.model)
+    return "default"
+
+
+def run(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from seog.datasets import devsets
+    from seog.datasets import evaluate as ev
+    from seog.features.board import IllegalPosition
+
+    model = load_model(args)
+    engine = None
+    if args.engine == "gnugo":
+        from seog.datasets.labels import gnugo_available
+        if not gnugo_available():
+            raise ValueError("--engine gnugo: /usr/games/gnugo is not installed")
+        engine = ev.EngineScorer("gnugo", args.level, Path(args.engine_cache) if args.engine_cache else None)
+    rows, skipped = [], []
+    try:
+        for folder in args.folder:
+            positions, skip = devsets.read(folder)
+            skipped += skip
+            positions = positions[: args.limit] if args.limit else positions
+            bar = tqdm(total=len(positions), desc=Path(folder).name, disable=args.quiet, leave=False)
+            for p in positions:
+                try:
+                    rows += ev.evaluate([p], model, engine)
+                except IllegalPosition as exc:
+                    skipped.append(devsets.Skipped(p.name, str(exc)))
+                bar.update()
+            bar.close()
+    finally:
+        if engine:
+            engine.close()
+    if not rows:
+        raise ValueError("no labelled positions found in " + ", ".join(args.folder))
+
+    scorers = list(rows[0].outcomes)
+    print(report(rows, scorers))
+    for s in skipped:
+        print(f"skipped {s.name}: {s.reason}")
+    if not args.quiet:
+        for s in scorers:
+            wrong = [r for r in rows if not r.outcomes[s].all_right]
+            if wrong:
+                print(f"\n{s}: {len(wrong)} position(s) with a wrong block (point:stones truth)")
+                for r in wrong:
+                    o = r.outcomes[s]
+                    flag = " [flagged]" if o.flagged else ""
+                    res = f" result {o.result} vs RE {r.recorded}" if o.result_ok is False else ""
+                    print(f"  {r.name}: {' '.join(o.wrong)}{res}{flag}")
+    if args.csv:
+        out = Path(args.csv)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        ev.write_csv(rows, out)
+        summaries = {s: ev.summary(rows, s) for s in scorers}
+        summaries["by_size"] = {str(k): {s: _brief(ev.summary(v, s)) for s in scorers}
+                                for k, v in ev.by_size(rows).items()}
+        out.with_suffix(".summary.json").write_text(json.dumps(summaries, indent=1))
+        ev.plot(rows, out.with_suffix(".png"), title=", ".join(Path(f).name for f in args.folder))
+        print(f"\nwrote {out}, {out.with_suffix('.summary.json')}, {out.with_suffix('.png')}")
+    return 0
+
+
+def _brief(s: dict) -> dict:
+    return {k: v for k, v in s.items() if k != "wrong_positions"}
+
+
+def _pct(v) -> str:
+    return "-" if v is None else f"{100 * v:.2f}%"
+
+
+def report(rows, scorers) -> str:
+    """A plain table: one column per scorer, overall and per board size."""
+    from seog.datasets import evaluate as ev
+
+    lines = []
+    groups = [("all", rows)] + ([(f"{k}x{k}", v) for k, v in ev.by_size(rows).items()]
+                                if len(ev.by_size(rows)) > 1 else [])
+    for label, group in groups:
+        sums = {s: ev.summary(group, s) for s in scorers}
+        first = sums[scorers[0]]
+        lines.append(f"{label}: {first['positions']} positions, {first['blocks']} blocks, "
+                     f"{first['with_result']} with a counted result")
+        table = [("block accuracy", "block_accuracy", _pct), ("stone accuracy", "stone_accuracy", _pct),
+                 ("positions all right", "positions_all_right", _pct),
+                 ("results exact", "results_exact", _pct),
+                 ("median s/position", "median_seconds", lambda v: f"{v:.5f}"),
+                 ("flagged (all)", "flagged", _pct), ("flagged (wrong)", "wrong_flagged", _pct)]
+        lines.append(f"  {'':22}" + "".join(f"{s:>12}" for s in scorers))
+        for title, key, fmt in table:
+            if not any(key in sums[s] for s in scorers):
+                continue
+            lines.append(f"  {title:22}" + "".join(f"{fmt(sums[s].get(key)) if key in sums[s] else '':>12}"
+                                                    for s in scorers))
+        if first["ceiling"] is not None:
+            lines.append(f"  {'ceiling (marks)':22}{_pct(first['ceiling']):>12}")
+        if len(scorers) > 1:
+            a, b = sums[scorers[0]]["median_seconds"], sums[scorers[1]]["median_seconds"]
+            if a > 0:
+                lines.append(f"  {scorers[1]} / {scorers[0]} median time: {b / a:.0f}x")
+    return "\n".join(lines)

@@ -1,0 +1,227 @@
+"""The feature cache: every block of every labelled position as one row of numbers, in a single
+compressed numpy file, so training never analyses a position again.
+
+Arrays (all loadable with ``allow_pickle=False``):
+
+| key | shape, type | what |
+|---|---|---|
+| ``X`` | (N, F) float32 | ``vector.extract(topology, all blocks, SET_B)`` |
+| ``feature_names`` | (F,) str | the columns of X |
+| ``y`` | (N,) int8 | 1 alive, 0 dead (the label) |
+| ``static`` | (N,) int8 | -1 unsettled, else 0/1 as ``status.static_statuses`` decides |
+| ``position`` | (N,) int32 | row of ``positions`` the block belongs to |
+| ``related`` | (N, 7, K) int32 | global rows of ``vector.related`` (its ``DYNAMIC`` slots), -1 padded |
+| ``positions`` | (P,) str | position names |
+| ``sizes`` | (P,) int16 | board size of each position |
+
+Build it from an archive plus a teacher file, or from folders of marked games; games whose
+labels do not reproduce their recorded result with our scorer are left out (``consistent``):
+
+    python -m seog.datasets.cache ../shared/data/kgs-6d-train.tar.xz \\
+        --teacher ../shared/data/kgs-6d-train-katago.jsonl.gz --out cache/train.npz --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+KEYS = ("X", "feature_names", "y", "static", "position", "related", "positions", "sizes")
+
+
+@dataclass
+class Job:
+    """One game to turn into rows: its SGF bytes and the teacher's dead stones (None: use TB/TW marks)."""
+
+    name: str
+    data: bytes
+    dead: list | None = None
+
+
+@dataclass
+class Rows:
+    """The rows of one position, or why it was left out (``skip``)."""
+
+    name: str
+    skip: str = ""
+    size: int = 0
+    X: np.ndarray | None = None
+    y: np.ndarray | None = None
+    static: np.ndarray | None = None
+    related: list | None = None
+
+
+def position_rows(job: Job, consistent: bool = True) -> Rows:
+    """Features, labels and static statuses of every block of one game's final position."""
+    from seog.classifiers.status import static_statuses
+    from seog.datasets.labels import LabelError, block_labels, check, check_on_stones, mask_from_sgf
+    from seog.datasets.select import judge
+    from seog.features import vector
+    from seog.features.topology import analyze
+
+    rec = judge(job.name, job.data, sizes=range(2, 26))
+    if not rec.kept:
+        return Rows(job.name, f"{rec.reason}")
+    game = rec.game
+    try:
+        if job.dead is not None:
+            dead = mask_from_sgf(job.dead, game.size)
+        elif game.has_markup:
+            dead = game.marked_dead()
+        else:
+            return Rows(job.name, "no labels")
+        check_on_stones(game.board.grid, dead)
+    except (LabelError, ValueError) as exc:
+        return Rows(job.name, f"bad labels: {exc}")
+    if consistent:
+        try:
+            if not check(game, dead).consistent:
+                return Rows(job.name, "inconsistent with RE")
+        except ValueError as exc:
+            return Rows(job.name, f"cannot score: {exc}")
+    topology = analyze(game.board.grid)
+    ids = list(range(len(topology.blocks)))
+    y, _ = block_labels(topology, dead)
+    static = np.full(len(ids), -1, dtype=np.int8)
+    for b, st in static_statuses(topology).items():
+        static[b] = int(st.alive)
+    if not ids:
+        return Rows(job.name, "no stones")
+    X = vector.extract(topology, ids, vector.SET_B).astype(np.float32)
+    related = [[list(map(int, slot)) for slot in slots] for slots in vector.related(topology, ids)]
+    return Rows(job.name, "", game.size, X, y, static, related)
+
+
+def _work(args) -> Rows:
+    job, consistent = args
+    try:
+        return position_rows(job, consistent)
+    except Exception as exc:  # noqa: BLE001 (a worker must answer for every job; the reason is reported)
+        return Rows(job.name, f"error: {type(exc).__name__}: {exc}")
+
+
+def jobs(sources: Iterable[str | Path], teacher: dict | None = None) -> Iterator[Job]:
+    """Jobs for every SGF record of the sources; teacher labels (name -> TeacherLabel) where present."""
+    from seog.datasets import archive
+    from seog.datasets.labels import game_key
+
+    for source in sources:
+        for entry in archive.read(source):
+            label = teacher.get(game_key(entry.name)) if teacher else None
+            yield Job(entry.name, entry.data, None if label is None else label.dead)
+
+
+def build(job_iter: Iterable[Job], out: str | Path, workers: int = 2, consistent: bool = True,
+          progress=None) -> dict:
+    """Compute the rows of every job (in ``workers`` processes) and write the cache; return counts."""
+    from seog.features.vector import DYNAMIC, SET_B
+
+    parts: list[Rows] = []
+    skipped = Counter()
+    examples = {}
+    tasks = ((job, consistent) for job in job_iter)
+    if workers > 1:
+        pool = multiprocessing.get_context("fork").Pool(workers)
+        results = pool.imap(_work, tasks, chunksize=8)
+    else:
+        pool, results = None, map(_work, tasks)
+    try:
+        for rows in results:
+            if rows.skip:
+                reason = rows.skip.split(":")[0]
+                skipped[reason] += 1
+                examples.setdefault(reason, f"{rows.name}: {rows.skip}"[:160])
+            else:
+                parts.append(rows)
+            if progress:
+                progress()
+    finally:
+        if pool:
+            pool.close()
+            pool.join()
+    if not parts:
+        raise ValueError("no position gave rows: " + ", ".join(f"{k} {v}" for k, v in skipped.items()))
+
+    offsets = np.cumsum([0] + [len(p.y) for p in parts])
+    k = max((len(slot) for p in parts for slots in p.related for slot in slots), default=1) or 1
+    related = np.full((offsets[-1], len(DYNAMIC), k), -1, dtype=np.int32)
+    for p, start in zip(parts, offsets):
+        for i, slots in enumerate(p.related):
+            for j, slot in enumerate(slots):
+                if slot:
+                    related[start + i, j, : len(slot)] = np.asarray(slot, dtype=np.int32) + start
+    arrays = {
+        "X": np.concatenate([p.X for p in parts]).astype(np.float32),
+        "feature_names": np.array(SET_B, dtype=str),
+        "y": np.concatenate([p.y for p in parts]).astype(np.int8),
+        "static": np.concatenate([p.static for p in parts]).astype(np.int8),
+        "position": np.repeat(np.arange(len(parts), dtype=np.int32), [len(p.y) for p in parts]),
+        "related": related,
+        "positions": np.array([p.name for p in parts], dtype=str),
+        "sizes": np.array([p.size for p in parts], dtype=np.int16),
+    }
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out, **arrays)
+    return {"positions": len(parts), "rows": int(offsets[-1]), "features": len(SET_B), "related_k": int(k),
+            "dead_rows": int((arrays["y"] == 0).sum()), "unsettled_rows": int((arrays["static"] == -1).sum()),
+            "skipped": dict(skipped), "examples": examples}
+
+
+def load(path: str | Path) -> dict[str, np.ndarray]:
+    """The cache's arrays, checked for the keys the trainer reads."""
+    with np.load(path, allow_pickle=False) as data:
+        missing = [k for k in KEYS if k not in data.files]
+        if missing:
+            raise ValueError(f"{path}: not a feature cache (missing {', '.join(missing)})")
+        return {k: data[k] for k in data.files}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m seog.datasets.cache",
+                                description="Build the feature cache from archives of finished games.")
+    p.add_argument("sources", nargs="+", help="folders, SGF files or tarballs")
+    p.add_argument("--teacher", help="teacher labels (JSON lines) for the sources' games; else their TB/TW marks")
+    p.add_argument("--teacher-field", choices=["katago", "gnugo"], help="which dead list of the teacher file")
+    p.add_argument("--out", default="cache/train.npz")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--all", action="store_true", help="keep games whose labels do not reproduce RE too")
+    p.add_argument("--limit", type=int, help="only the first N records (for a quick check)")
+    args = p.parse_args(argv)
+
+    from itertools import islice
+
+    from tqdm import tqdm
+
+    from seog.datasets.labels import read_teacher
+
+    teacher = read_teacher(args.teacher, args.teacher_field) if args.teacher else None
+    job_iter = jobs(args.sources, teacher)
+    if args.limit:
+        job_iter = islice(job_iter, args.limit)
+    start = time.time()
+    bar = tqdm(unit="game", mininterval=5)
+    try:
+        counts = build(job_iter, args.out, args.workers, not args.all, progress=bar.update)
+    except (ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        bar.close()
+    counts["seconds"] = round(time.time() - start, 1)
+    counts["out"] = str(args.out)
+    print(json.dumps(counts, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

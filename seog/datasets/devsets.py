@@ -1,0 +1,158 @@
+"""Labelled positions for evaluation: a folder of SGF files with the players' dead stones, or of
+OGS ``.game`` boards with their removal maps.
+
+- SGF folders (``kgs-2017-q1``, ``gnugo-regression-games``, self-play output, any game records
+  with KGS-style TB/TW marks): the dead stones are the decoded ``NAME.json`` lists
+  (``dead_black``/``dead_white``) when that file sits beside the SGF, else the TB/TW marks.
+  Records with neither are skipped as unlabelled.
+- OGS folders (``ogs-score-estimator``): each ``NAME.game`` holds a board grid and then a removal
+  grid (1 = removed); stones under a removal mark are dead, empty points under one are dame.
+  These positions have no komi, rules or result, so only block figures apply to them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from sgfmill import sgf as sgfmill_sgf
+
+from seog.datasets.labels import LabelError, check_on_stones, mask_from_sgf
+from seog.features import sgf
+from seog.features.board import Board, IllegalPosition
+from seog.features.coords import BLACK, WHITE
+
+
+@dataclass
+class Position:
+    """One labelled final position.
+
+    ``dead`` is the truth (bool (size, size) mask); ``result`` the recorded RE ('' when none);
+    ``sgf_data`` an SGF record an engine can ``loadsgf`` (the game itself, or the setup stones).
+    """
+
+    name: str
+    board: Board
+    dead: np.ndarray
+    rules: str = ""
+    komi: float = 0.0
+    handicap: int = 0
+    result: str = ""
+    sgf_data: bytes = b""
+    game: sgf.Game | None = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def size(self) -> int:
+        return self.board.size
+
+    @property
+    def prisoners(self) -> dict:
+        return self.board.prisoners
+
+
+@dataclass
+class Skipped:
+    name: str
+    reason: str
+
+
+def kind(folder: Path) -> str:
+    """'ogs' for a folder of ``.game`` files, 'sgf' otherwise."""
+    folder = Path(folder)
+    if not folder.exists():
+        raise FileNotFoundError(f"{folder}: no such folder")
+    if folder.is_dir() and any(folder.glob("*.game")):
+        return "ogs"
+    return "sgf"
+
+
+def read(folder: str | Path) -> tuple[list[Position], list[Skipped]]:
+    """Every labelled position of a folder (or one file), and the files skipped with the reason."""
+    folder = Path(folder)
+    items = list(_read_ogs(folder) if kind(folder) == "ogs" else _read_sgf(folder))
+    return ([p for p in items if isinstance(p, Position)], [s for s in items if isinstance(s, Skipped)])
+
+
+def _read_sgf(folder: Path) -> Iterator[Position | Skipped]:
+    paths = [folder] if folder.is_file() else sorted(p for p in folder.rglob("*") if p.suffix.lower() == ".sgf")
+    for path in paths:
+        name = path.relative_to(folder).as_posix() if folder.is_dir() else path.name
+        name = name[:-4] if name.lower().endswith(".sgf") else name
+        try:
+            data = path.read_bytes()
+            game = sgf.loads(data)
+            side = path.with_suffix(".json")
+            if side.exists():
+                info = json.loads(side.read_text(encoding="utf-8"))
+                if not isinstance(info, dict) or "dead_black" not in info:
+                    raise LabelError(f"{side.name} has no dead_black/dead_white lists")
+                dead = mask_from_sgf(list(info["dead_black"]) + list(info.get("dead_white", [])), game.size)
+            elif game.has_markup:
+                dead = game.marked_dead()
+            else:
+                yield Skipped(name, "unlabelled (no TB/TW marks)")
+                continue
+            check_on_stones(game.board.grid, dead)
+        except (ValueError, OSError) as exc:
+            yield Skipped(name, str(exc))
+            continue
+        yield Position(name, game.board, dead, game.rules, game.komi, game.handicap, game.result,
+                       data, game)
+
+
+def _read_ogs(folder: Path) -> Iterator[Position | Skipped]:
+    for path in sorted(folder.glob("*.game")):
+        try:
+            board, removal, to_move = read_game_file(path)
+            dead = removal & (board.grid != 0)
+        except (ValueError, OSError) as exc:
+            yield Skipped(path.stem, str(exc))
+            continue
+        yield Position(path.stem, board, dead, sgf_data=setup_sgf(board, to_move),
+                       extra={"dame_marked": int((removal & (board.grid == 0)).sum())})
+
+
+def read_game_file(path: Path) -> tuple[Board, np.ndarray, int]:
+    """An OGS ``.game`` file: (board, removal mask, player to move)."""
+    header, rows = {}, []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split()
+        if parts[0] in ("height", "width", "player_to_move"):
+            header[parts[0]] = int(parts[1])
+            continue
+        try:
+            rows.append([int(v) for v in parts])
+        except ValueError:
+            raise ValueError(f"{path.name}: bad row {line!r}") from None
+    size = header.get("height", 0)
+    if size != header.get("width") or len(rows) != 2 * size:
+        raise ValueError(f"{path.name}: expected a square board and a removal grid of {size} rows each")
+    grid = np.array(rows[:size], dtype=np.int8)
+    removal = np.array(rows[size:], dtype=np.int8) != 0
+    try:
+        board = Board.from_grid(grid)
+    except IllegalPosition as exc:
+        raise ValueError(f"{path.name}: {exc}") from None
+    return board, removal, header.get("player_to_move", BLACK)
+
+
+def setup_sgf(board: Board, to_move: int = BLACK) -> bytes:
+    """An SGF record that sets up ``board`` with AB/AW stones (for engines' ``loadsgf``)."""
+    size = board.size
+    record = sgfmill_sgf.Sgf_game(size=size)
+    root = record.get_root()
+    stones = {BLACK: set(), WHITE: set()}
+    for color in (BLACK, WHITE):
+        for index in np.flatnonzero(board.grid == color):
+            r, c = divmod(int(index), size)
+            stones[color].add((size - 1 - r, c))
+    root.set_setup_stones(stones[BLACK], stones[WHITE])
+    root.set("PL", "b" if to_move == BLACK else "w")
+    return record.serialise()

@@ -1,0 +1,138 @@
+"""Evaluation: figures against the truth, the ceiling, the engine side by side, the dev-set readers."""
+
+import json
+
+import numpy as np
+import pytest
+from conftest import shared_dir
+from test_select import wall
+
+from seog.cli import main
+from seog.datasets import devsets
+from seog.datasets import evaluate as ev
+from seog.datasets.labels import gnugo_available, mask_from_sgf
+
+
+def _folder(tmp_path, **games):
+    folder = tmp_path / "set"
+    folder.mkdir(exist_ok=True)
+    for name, data in games.items():
+        (folder / f"{name}.sgf").write_bytes(data)
+    return folder
+
+
+def test_devset_reads_marks_and_skips_unlabelled(tmp_path):
+    positions, skipped = devsets.read(_folder(tmp_path, wall=wall(), bare=wall(marks="")))
+    assert [p.name for p in positions] == ["wall"] and [s.name for s in skipped] == ["bare"]
+    assert positions[0].dead.sum() == 1 and positions[0].result == "B+3.5"
+
+
+def test_compare_counts_wrong_blocks_and_stones(tmp_path):
+    (p,), _ = devsets.read(_folder(tmp_path, wall=wall()))
+    assert ev.compare(p, p.dead)[:4] == (3, 0, 19, 0)
+    # Calling Black's nine-stone wall dead as well: one more block and nine stones wrong.
+    guess = p.dead | (p.board.grid == 1)
+    blocks, wrong, stones, wrong_stones, listed = ev.compare(p, guess)
+    assert (blocks, wrong, stones, wrong_stones) == (3, 1, 19, 9)
+    assert listed == ["ea:9alive"]
+
+
+def test_evaluate_gives_the_ceiling_and_scorer_figures(tmp_path):
+    # The same wall with a wrong RE: the marks cannot reproduce it.
+    positions, _ = devsets.read(_folder(tmp_path, wall=wall(), off=wall(re="W+0.5")))
+    rows = ev.evaluate(positions, model=None)
+    assert [r.ceiling for r in rows] == [False, True]  # 'off' sorts first
+    s = ev.summary(rows, "seog")
+    assert s["positions"] == 2 and s["ceiling"] == 0.5 and s["with_result"] == 2
+    assert 0 <= s["block_accuracy"] <= 1 and s["median_seconds"] > 0
+    assert set(s) >= {"flagged", "wrong_flagged", "wrong_positions", "stone_accuracy", "results_exact"}
+
+
+def _ogs(tmp_path):
+    folder = tmp_path / "ogs"
+    folder.mkdir()
+    # Walls on columns C and D; a white stone dead inside Black's side (B4); an empty point marked too.
+    (folder / "corner.game").write_text("""# 1=black -1=white 0=open
+height 5
+width 5
+player_to_move 1
+ 0  0  1 -1  0
+ 0 -1  1 -1  0
+ 0  0  1 -1  0
+ 0  0  1 -1  0
+ 0  0  1 -1  0
+
+ 0  0  0  0  1
+ 0  1  0  0  0
+ 0  0  0  0  0
+ 0  0  0  0  0
+ 0  0  0  0  0
+""")
+    return folder
+
+
+def test_ogs_boards_and_removal_maps(tmp_path):
+    positions, skipped = devsets.read(_ogs(tmp_path))
+    (p,) = positions
+    assert not skipped and p.size == 5 and p.result == "" and not ev.counted(p)
+    # The mark on a stone makes it dead; the mark on an empty point is only counted as dame.
+    assert list(np.flatnonzero(p.dead)) == [6] and p.extra["dame_marked"] == 1
+    rows = ev.evaluate(positions, model=None)
+    assert rows[0].ceiling is None and rows[0].outcomes["seog"].result_ok is None
+
+
+def test_bad_ogs_file_is_skipped_with_a_reason(tmp_path):
+    folder = tmp_path / "ogs"
+    folder.mkdir()
+    (folder / "bad.game").write_text("height 3\nwidth 3\n0 0 0\n")
+    positions, skipped = devsets.read(folder)
+    assert not positions and "removal grid" in skipped[0].reason
+
+
+@pytest.mark.skipif(not gnugo_available(), reason="GNU Go is not installed")
+def test_engine_answers_are_cached(tmp_path):
+    positions, _ = devsets.read(_folder(tmp_path, wall=wall()))
+    cache = tmp_path / "answers.json"
+    engine = ev.EngineScorer("gnugo", 10, cache)
+    first = engine.outcome(positions[0])
+    engine.close()
+    assert first.all_right and first.result_ok and first.seconds > 0
+    again = ev.EngineScorer("gnugo", 10, cache)
+    second = again.outcome(positions[0])
+    assert again.teacher is None and second.seconds == pytest.approx(first.seconds, abs=1e-4)
+    assert next(iter(json.loads(cache.read_text()).values()))["dead"] == ["cc"]
+
+
+def test_cli_writes_csv_summary_and_plot(tmp_path, capsys):
+    folder = _folder(tmp_path, wall=wall())
+    out = tmp_path / "report" / "ev.csv"
+    assert main(["evaluate", str(folder), "--no-model", "--csv", str(out), "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "1 positions, 3 blocks, 1 with a counted result" in text and "ceiling (marks)" in text
+    assert out.read_text().splitlines()[0].startswith("name,size,rules,recorded,ceiling,seog_result")
+    summary = json.loads(out.with_suffix(".summary.json").read_text())
+    assert summary["seog"]["positions"] == 1 and summary["seog"]["ceiling"] == 1.0
+    assert out.with_suffix(".png").stat().st_size > 1000
+
+
+def test_cli_error_on_folder_without_labels(tmp_path, capsys):
+    folder = _folder(tmp_path, bare=wall(marks=""))
+    assert main(["evaluate", str(folder), "--quiet"]) == 1
+    assert "no labelled positions" in capsys.readouterr().err
+
+
+def test_dev_set_json_lists_equal_the_tb_tw_marks():
+    positions, skipped = devsets.read(shared_dir("gnugo-regression-games"))
+    assert len(positions) == 137 and not skipped
+    assert all((p.game.marked_dead() == p.dead).all() for p in positions if p.game.has_markup)
+
+
+def test_ogs_dev_set_reads_every_position():
+    positions, skipped = devsets.read(shared_dir("ogs-score-estimator"))
+    assert len(positions) == 54 and not skipped
+    index = {e["name"]: e for e in json.loads((shared_dir("ogs-score-estimator") / "_index.json").read_text())}
+    for p in positions:
+        side = json.loads((shared_dir("ogs-score-estimator") / f"{p.name}.json").read_text())
+        dead = mask_from_sgf(side["dead_black"] + side["dead_white"], p.size)
+        assert (dead == p.dead).all(), p.name
+        assert int(p.dead.sum()) == index[p.name]["n_dead_black"] + index[p.name]["n_dead_white"]

@@ -1,0 +1,147 @@
+"""Dead-stone labels: masks, per-block labels, teacher files, the consistency filter, GTP engines."""
+
+import gzip
+import json
+
+import numpy as np
+import pytest
+from conftest import board, mask, shared_dir
+from test_select import wall
+
+from seog.datasets import labels
+from seog.features import sgf
+from seog.features.topology import analyze
+
+# White has a two-stone block (A1, B1) and a lone stone at G2; Black surrounds both.
+CORNER = """
+. . X . . . .
+. . X . . . .
+. . X . . . .
+. . X . . . .
+X X X . . . .
+X O X . X X X
+O O X . X O X
+"""
+
+
+def test_block_labels_follow_most_of_each_block():
+    top = analyze(board(CORNER).grid)
+    dead = mask("""
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. o . . . . .
+o . . . . o .
+""")
+    y, mixed = labels.block_labels(top, dead)
+    by_point = {tuple(np.argwhere(top.block_of == b.id + 1)[0]): int(y[b.id]) for b in top.blocks}
+    # 2 of the corner block's 3 stones marked: dead, and counted as partly marked.
+    assert by_point[(5, 1)] == 0 and by_point[(6, 5)] == 0
+    assert mixed == 1
+    assert sum(y) == len(top.blocks) - 2
+    assert (labels.block_mask(top, y) == (dead | mask("""
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. o . . . . .
+"""))).all()
+
+
+def test_masks_from_sgf_and_gtp_agree():
+    a = labels.mask_from_sgf(["cc", "ai"], 9)
+    b = labels.mask_from_gtp(["C7", "A1"], 9)
+    assert (a == b).all() and a.sum() == 2
+    assert labels.sgf_points(a) == ["cc", "ai"]
+
+
+def test_dead_mark_on_an_empty_point_is_an_error():
+    game = sgf.loads(wall())
+    with pytest.raises(labels.LabelError, match="empty points"):
+        labels.check_on_stones(game.board.grid, labels.mask_from_sgf(["dd"], 9))
+    _, _, problem = labels.teacher_check(game, ["dd"])
+    assert "empty points" in problem
+
+
+def test_consistency_filter_keeps_labels_that_reproduce_the_result():
+    game = sgf.loads(wall())
+    ok = labels.check(game, labels.mask_from_sgf(["cc"], 9))
+    assert ok.consistent and ok.ours == "B+3.5" and ok.gap == 0
+    # Leaving the dead stone on the board turns Black's side into dame: far from RE.
+    missed = labels.check(game, np.zeros((9, 9), dtype=bool))
+    assert not missed.consistent and missed.gap < -30
+
+
+def test_consistency_under_area_rules():
+    game = sgf.loads(wall(re="B+2.5").replace(b"RU[Japanese]", b"RU[Chinese]").replace(b"KM[6.5]", b"KM[7.5]"))
+    # Area: Black 9 stones + 36 = 45, White 9 + 27 + 7.5 = 43.5 -> B+1.5, not B+2.5.
+    result = labels.check(game, labels.mask_from_sgf(["cc"], 9))
+    assert result.ours == "B+1.5" and not result.consistent and result.gap == -1
+
+
+def test_read_teacher_file(tmp_path):
+    path = tmp_path / "t.jsonl.gz"
+    with gzip.open(path, "wt") as fh:
+        fh.write(json.dumps({"name": "a", "katago_dead": ["cc"], "result_consistent": True}) + "\n")
+        fh.write(json.dumps({"name": "b", "katago_dead": [], "result_consistent": False}) + "\n")
+    got = labels.read_teacher(path)
+    assert got["a"].dead == ["cc"] and got["a"].consistent and got["b"].dead == []
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"name": "a"}\n')
+    with pytest.raises(labels.LabelError, match="line 1"):
+        labels.read_teacher(bad)
+
+
+def test_game_key_drops_folder_and_suffix():
+    assert labels.game_key("kgs-6d/KGS2001__2001-01-01-1.sgf") == "KGS2001__2001-01-01-1"
+
+
+@pytest.mark.skipif(not labels.gnugo_available(), reason="GNU Go is not installed")
+def test_gnugo_names_the_stone_inside_the_wall_dead():
+    with labels.GtpTeacher(level=10) as teacher:
+        dead, seconds = teacher.dead(wall(), 9)
+    assert labels.sgf_points(dead) == ["cc"] and seconds > 0
+
+
+def test_engine_error_names_the_command():
+    with pytest.raises(labels.EngineError, match="cannot start"):
+        labels.GtpEngine(["/nonexistent/engine"])
+
+
+@pytest.mark.slow
+def test_katago_labels_on_training_games_mostly_reproduce_the_result():
+    """On the first 300 training games, our scorer keeps at least the share the file's own check keeps."""
+    from seog.datasets import archive
+    data = shared_dir("kgs-6d-train.tar.xz")
+    teacher = labels.read_teacher(data.parent / "kgs-6d-train-katago.jsonl.gz", "katago")
+    ours = theirs = n = 0
+    for entry in archive.read(data):
+        label = teacher[labels.game_key(entry.name)]
+        game = sgf.loads(entry.data)
+        _, check, problem = labels.teacher_check(game, label.dead)
+        assert problem == ""
+        ours += check.consistent
+        theirs += bool(label.consistent)
+        n += 1
+        if n == 300:
+            break
+    assert ours >= theirs and ours / n > 0.9
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not labels.gnugo_available(), reason="GNU Go is not installed")
+def test_selfplay_game_is_written_with_marks_that_carry_the_teachers_dead_stones(tmp_path):
+    from seog.datasets import selfplay
+    counts = selfplay.generate(tmp_path, 9, 2, seed=5, levels=(1,), log=lambda *_: None)
+    lines = [json.loads(x) for x in (tmp_path / "index.jsonl").read_text().splitlines()]
+    assert len(lines) == 2 and sum(counts.values()) == 2
+    for entry in lines:
+        if entry["outcome"] == "kept":
+            game = sgf.load(tmp_path / "9x9" / f"{entry['name']}.sgf")
+            assert game.result == entry["teacher_score"]
+            assert labels.sgf_points(game.marked_dead()) == labels.sgf_points(
+                labels.mask_from_gtp(entry["teacher_dead"], 9))
