@@ -10,6 +10,7 @@ import pytest
 from seog.classifiers import model_file
 from seog.classifiers.mlp import Net
 from seog.classifiers.model_file import Model, ModelFileError
+from seog.features.scaling import Scaler
 
 NAMES = ["size", "liberties", "eyes"]
 
@@ -22,7 +23,7 @@ def random_net(sizes, seed):
 
 def two_net_model():
     return Model([random_net([3, 4, 1], 1), random_net([10, 4, 2, 1], 2)], NAMES,
-                 np.array([1.0, 0.0, 0.0]), np.array([50.0, 20.0, 3.0]), 0.2,
+                 Scaler(np.array([1.0, 0.0, 0.0]), np.array([50.0, 20.0, 3.0])), 0.2,
                  {"training": {"method": "impro", "games": 7}})
 
 
@@ -41,7 +42,7 @@ def test_a_saved_cascade_loads_with_the_same_weights_names_scaler_and_margin(tmp
 
 
 def test_a_constant_feature_scales_to_zero_instead_of_dividing_by_zero():
-    model = Model([random_net([2, 2, 1], 0)], ["a", "b"], np.array([0.0, 4.0]), np.array([2.0, 4.0]))
+    model = Model([random_net([2, 2, 1], 0)], ["a", "b"], Scaler(np.array([0.0, 4.0]), np.array([2.0, 4.0])))
     with np.errstate(all="raise"):
         assert model.scale(np.array([[1.0, 4.0], [2.0, 9.0]])).tolist() == [[0.5, 0.0], [1.0, 0.0]]
 
@@ -71,9 +72,9 @@ def test_files_that_are_not_seog_models_get_clear_errors(tmp_path):
 
 def test_a_cascade_whose_nets_do_not_fit_the_features_is_refused():
     with pytest.raises(ModelFileError, match="net 2 .* takes 3 inputs, expected 10"):
-        Model([random_net([3, 2, 1], 0), random_net([3, 2, 1], 1)], NAMES, np.zeros(3), np.ones(3))
+        Model([random_net([3, 2, 1], 0), random_net([3, 2, 1], 1)], NAMES, Scaler(np.zeros(3), np.ones(3)))
     with pytest.raises(ModelFileError, match="net 1 .* expected 3"):
-        Model([random_net([4, 2, 1], 0)], NAMES, np.zeros(3), np.ones(3))
+        Model([random_net([4, 2, 1], 0)], NAMES, Scaler(np.zeros(3), np.ones(3)))
 
 
 def test_load_default_is_none_while_no_model_is_shipped(tmp_path, monkeypatch):

@@ -1,9 +1,9 @@
 """Model files: the trained cascade that the scoring path loads and runs with numpy alone.
 
 A model file is a small ``.npz``: each net's weight matrices and bias vectors as plain float
-arrays (``net{k}_w{l}``, ``net{k}_b{l}``), the static feature names, the min/max scaler
-(``scale_min``, ``scale_max``) and one JSON string (``meta``) holding the cascade layout, the
-``uncertain`` margin and how the model was trained. It is read with ``allow_pickle=False``, so
+arrays (``net{k}_w{l}``, ``net{k}_b{l}``), the static feature names and one JSON string
+(``meta``) holding the cascade layout, the min/max scaler (``features.scaling.Scaler.to_dict``),
+the ``uncertain`` margin and how the model was trained. It is read with ``allow_pickle=False``, so
 loading a file never runs code from it.
 """
 
@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from seog.classifiers.mlp import Net
+from seog.features.scaling import Scaler, ScalerError
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "default.npz"
@@ -32,7 +33,8 @@ class ModelFileError(ValueError):
 class Model:
     """A cascade of nets with what is needed to feed them.
 
-    ``nets[0]`` takes the scaled static features named in ``feature_names``; every later net takes
+    ``nets[0]`` takes the static features named in ``feature_names``, mapped to [0, 1] by the
+    training set's min/max ``scaler``; every later net takes
     the same features followed by the ``N_DYNAMIC`` slot means of the previous net's predictions.
     A block whose probability ``p`` of being alive has ``|p - 0.5| < uncertain_margin`` is flagged
     uncertain. ``meta`` records how the model was trained.
@@ -40,20 +42,16 @@ class Model:
 
     nets: list[Net]
     feature_names: list[str]
-    scale_min: np.ndarray
-    scale_max: np.ndarray
+    scaler: Scaler
     uncertain_margin: float = UNCERTAIN_MARGIN
     meta: dict = field(default_factory=dict)
 
     def __post_init__(self):
         n = len(self.feature_names)
-        self.scale_min = np.asarray(self.scale_min, dtype=np.float64)
-        self.scale_max = np.asarray(self.scale_max, dtype=np.float64)
         if not self.nets:
             raise ModelFileError("a model needs at least one net")
-        if self.scale_min.shape != (n,) or self.scale_max.shape != (n,):
-            raise ModelFileError(f"the scaler has {self.scale_min.shape} / {self.scale_max.shape} values "
-                                 f"for {n} features")
+        if len(self.scaler.minimum) != n:
+            raise ModelFileError(f"the scaler has {len(self.scaler.minimum)} columns for {n} features")
         for k, net in enumerate(self.nets):
             want = n if k == 0 else n + N_DYNAMIC
             if net.n_inputs != want:
@@ -68,18 +66,15 @@ class Model:
 
     def scale(self, x: np.ndarray) -> np.ndarray:
         """Static features mapped by the training set's min/max to [0, 1] (constant features to 0)."""
-        span = self.scale_max - self.scale_min
-        safe = np.where(span > 0, span, 1.0)
-        return np.where(span > 0, (np.asarray(x, dtype=np.float64) - self.scale_min) / safe, 0.0)
+        return self.scaler.transform(x)
 
 
 def save(path, model: Model) -> Path:
     """Write ``model`` to ``path`` (a ``.npz``); returns the path written."""
     path = Path(path)
     meta = dict(model.meta, format=FORMAT, version=VERSION, layout=model.layout,
-                uncertain_margin=float(model.uncertain_margin))
+                scaler=model.scaler.to_dict(), uncertain_margin=float(model.uncertain_margin))
     arrays = {"feature_names": np.array(model.feature_names, dtype=str),
-              "scale_min": model.scale_min, "scale_max": model.scale_max,
               "meta": np.array(json.dumps(meta, sort_keys=True))}
     for k, net in enumerate(model.nets):
         for l, (w, b) in enumerate(zip(net.weights, net.biases)):
@@ -120,13 +115,13 @@ def load(path) -> Model:
             if nets[-1].sizes != list(sizes):
                 raise ModelFileError(f"{path}: net {k + 1} has units {nets[-1].sizes}, the layout says {sizes}")
         names = [str(s) for s in arrays["feature_names"]]
-        return Model(nets, names, arrays["scale_min"], arrays["scale_max"],
-                     float(meta.get("uncertain_margin", UNCERTAIN_MARGIN)), meta)
+        scaler = Scaler.from_dict(meta["scaler"])
+        return Model(nets, names, scaler, float(meta.get("uncertain_margin", UNCERTAIN_MARGIN)), meta)
     except KeyError as exc:
         raise ModelFileError(f"{path} lacks the entry {exc}") from None
     except ModelFileError:
         raise
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, ScalerError) as exc:
         raise ModelFileError(f"{path}: {exc}") from None
 
 

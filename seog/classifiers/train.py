@@ -29,6 +29,7 @@ from seog.classifiers import model_file
 from seog.classifiers.cascade import N_SLOTS, dynamic_inputs
 from seog.classifiers.mlp import Net, layer_sizes, topology_name
 from seog.classifiers.rprop import METHODS, make_optimizer
+from seog.features.scaling import Scaler
 
 CACHE_KEYS = ("X", "feature_names", "y", "static", "position", "related")
 TEST_EVERY = 10  # every 10th example (or position) is the test set
@@ -137,11 +138,6 @@ def split_rows(cache, games: int | None = None, split: str = "position") -> tupl
     if len(train) == 0 or len(held) == 0:
         raise CacheError(f"{len(open_rows)} open blocks in the chosen games: too few to train and test on")
     return train, held
-
-
-def fit_scaler(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-feature minimum and maximum over the training rows."""
-    return x.min(axis=0).astype(np.float64), x.max(axis=0).astype(np.float64)
 
 
 # ---------------------------------------------------------------- one net
@@ -261,9 +257,8 @@ def train_cascade(cache, names: list[str], config: TrainConfig, nets: int = 1, g
     train, test = split_rows(cache, games, split)
     rows = np.concatenate([train, test])
     x_static = cache["X"][rows][:, cols].astype(np.float64)
-    lo, hi = fit_scaler(x_static[: len(train)])
-    span = np.where(hi > lo, hi - lo, 1.0)
-    x_scaled = np.where(hi > lo, (x_static - lo) / span, 0.0)
+    scaler = Scaler.fit(x_static[: len(train)], list(names))
+    x_scaled = scaler.transform(x_static)
     y = cache["y"][rows].astype(np.float64)
     p = np.where(cache["static"] > 0, 1.0, 0.0)  # settled rows: their static status
     related = cache["related"][rows] if nets > 1 else None
@@ -282,7 +277,7 @@ def train_cascade(cache, names: list[str], config: TrainConfig, nets: int = 1, g
                                                      best_epoch=r.best_epoch, train_rms=r.train_rms,
                                                      test_rms=r.test_rms, seconds=round(r.seconds, 2))
                                                 for r in results]))
-    model = model_file.Model(trained, list(names), lo, hi, uncertain_margin, info)
+    model = model_file.Model(trained, list(names), scaler, uncertain_margin, info)
     return CascadeResult(model, results)
 
 
@@ -349,3 +344,93 @@ def plot_curves(path, curves: dict[str, np.ndarray], title: str) -> Path:
     fig.savefig(path)
     plt.close(fig)
     return Path(path)
+
+
+# ---------------------------------------------------------------- runs and comparisons
+
+
+@dataclass
+class RunSummary:
+    """Mean outcome of several fresh-weight runs of one method on one topology (last net of each cascade)."""
+
+    topology: str
+    method: str
+    runs: int
+    train_rms: float
+    test_rms: float
+    min_test_rms: float
+    epochs: float
+    best_epoch: float
+    seconds: float
+    model_path: str
+    curve: np.ndarray | None = field(default=None, repr=False)  # mean learning curve over the runs
+
+    @staticmethod
+    def columns() -> list[str]:
+        return [f for f in RunSummary.__dataclass_fields__ if f != "curve"]
+
+
+def train_runs(cache, names: list[str], config: TrainConfig, out_dir, runs: int = 1, first_net: int = 1,
+               nets: int = 1, games: int | None = None, split: str = "position", seed: int = 0,
+               uncertain_margin: float = model_file.UNCERTAIN_MARGIN, meta: dict | None = None,
+               report=print) -> RunSummary:
+    """Train ``runs`` cascades with fresh weights (run numbers from ``first_net``) and write under ``out_dir``:
+    ``run-NNN.csv`` per run, ``curves.csv`` merged across runs, ``curves.png`` and ``model.npz`` (the run
+    with the lowest test error). Run ``n`` starts from the weights seeded by (``seed``, ``n``), so every
+    method starts from the same nets."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results, best = {}, None
+    for n in range(first_net, first_net + runs):
+        result = train_cascade(cache, names, config, nets=nets, games=games, split=split,
+                               seed=seed * 100_000 + n, uncertain_margin=uncertain_margin,
+                               meta=dict(meta or {}, run=n))
+        write_curve_csv(out_dir / f"run-{n:03d}.csv", result.nets)
+        results[n] = result
+        last = result.nets[-1]
+        if best is None or last.test_rms < best.nets[-1].test_rms:
+            best = result
+        if report:
+            report(f"{topology_name(last.net.sizes)} {config.method} run {n}: {last.epochs} epochs "
+                   f"(best {last.best_epoch}), train {last.train_rms:.5f}, test {last.test_rms:.5f}, "
+                   f"{sum(r.seconds for r in result.nets):.1f} s")
+    curves = {f"run{n}" + (f"_net{k}" if nets > 1 else ""): r.curve
+              for n, res in results.items() for k, r in enumerate(res.nets, 1)}
+    write_merged_csv(out_dir / "curves.csv", curves)
+    lasts = [res.nets[-1] for res in results.values()]
+    topo = topology_name(lasts[0].net.sizes)
+    shown = {f"run {n}": res.nets[-1].curve for n, res in results.items()}
+    if len(shown) > 1:
+        shown["mean"] = mean_curve(list(shown.values()))
+    plot_curves(out_dir / "curves.png", shown, f"{topo} {config.method}: net {nets} of the cascade")
+    model_path = model_file.save(out_dir / "model.npz", best.model)
+    return RunSummary(topo, config.method, len(lasts), float(np.mean([r.train_rms for r in lasts])),
+                      float(np.mean([r.test_rms for r in lasts])), float(np.min([r.test_rms for r in lasts])),
+                      float(np.mean([r.epochs for r in lasts])), float(np.mean([r.best_epoch for r in lasts])),
+                      float(np.mean([sum(x.seconds for x in res.nets) for res in results.values()])),
+                      str(model_path), mean_curve([r.curve for r in lasts]))
+
+
+def write_summary(out_dir, summaries: list[RunSummary]) -> Path:
+    """``summary.csv``, ``summary.md`` (one table per topology, as the study's tables) and one
+    ``compare-<topology>.png`` per topology with each method's mean learning curve."""
+    out_dir = Path(out_dir)
+    with open(out_dir / "summary.csv", "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(RunSummary.columns())
+        for s in summaries:
+            w.writerow([getattr(s, f) for f in RunSummary.columns()])
+    lines = []
+    for topo in dict.fromkeys(s.topology for s in summaries):
+        rows = [s for s in summaries if s.topology == topo]
+        lines += [f"### {topo} ({rows[0].runs} runs each)", "",
+                  "| method | mean train RMS | mean test RMS | min test RMS | mean epochs | mean best epoch | mean s/run |",
+                  "|---|---|---|---|---|---|---|"]
+        lines += [f"| {s.method} | {s.train_rms:.5f} | {s.test_rms:.5f} | {s.min_test_rms:.5f} | {s.epochs:.0f} "
+                  f"| {s.best_epoch:.0f} | {s.seconds:.1f} |" for s in rows]
+        lines.append("")
+        plot_curves(out_dir / f"compare-{topo}.png", {s.method: s.curve for s in rows},
+                    f"{topo}: mean over {rows[0].runs} runs per method")
+    path = out_dir / "summary.md"
+    path.write_text("\n".join(lines))
+    return path
