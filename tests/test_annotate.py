@@ -272,3 +272,12 @@ def test_old_kgs_record_with_an_empty_time_limit_is_annotated():
     assert row.status == ann.ANNOTATED and row.result == "W+13.5", row.error
     copy = sgf.loads(data)
     assert copy.properties.get("PC") == "KGS" and "TM" not in copy.properties
+
+
+def test_a_damaged_tarball_is_an_error_naming_it_not_a_traceback(games, tmp_path, capsys):
+    tarball = tmp_path / "games.tar.gz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        tar.add(games, arcname="games")
+    tarball.write_bytes(tarball.read_bytes()[: tarball.stat().st_size // 2])
+    assert cli_main(["annotate", str(tarball), "--out", str(tmp_path / "out"), "--quiet"]) == 1
+    assert "damaged" in capsys.readouterr().err

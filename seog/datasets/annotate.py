@@ -15,8 +15,12 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+import lzma
 import os
+import signal
+import tarfile
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from concurrent import futures
 from dataclasses import dataclass, field
@@ -33,6 +37,7 @@ from seog.scoring.result import parse_result, same_result
 REPORT_NAME = "annotate-report.csv"
 COLUMNS = ("name", "status", "recorded", "result", "agree", "uncertain", "error")
 ANNOTATED, SKIPPED, FAILED = "annotated", "skipped", "failed"
+ARCHIVE_ERRORS = (tarfile.TarError, EOFError, lzma.LZMAError, zlib.error, OSError)
 
 
 @dataclass(frozen=True)
@@ -72,12 +77,19 @@ class Row:
 
 @dataclass
 class Summary:
-    """The outcome of a run: one row per game of the input, the wall time and the worker count."""
+    """The outcome of a run: one row per game of the input, the wall time and where it ran."""
 
     rows: list[Row] = field(default_factory=list)
     seconds: float = 0.0
     workers: int = 1
+    dask: str | None = None
     report: Path | None = None
+
+    @property
+    def ran_on(self) -> str:
+        if self.dask:
+            return f"on Dask at {self.dask}"
+        return f"{self.workers} worker{'s' if self.workers != 1 else ''}"
 
     def count(self, status: str) -> int:
         return sum(r.status == status for r in self.rows)
@@ -96,7 +108,7 @@ class Summary:
         rate = done / self.seconds if self.seconds > 0 else 0.0
         out = [(f"processed {done}, skipped {self.count(SKIPPED)} (written before), "
                f"failed {self.count(FAILED)} in {self.seconds:.1f} s "
-               f"({rate:.1f} games/s, {self.workers} worker{'s' if self.workers != 1 else ''})")]
+               f"({rate:.1f} games/s, {self.ran_on})")]
         compared = self.compared
         if compared:
             agree = sum(r.agree for r in compared)
@@ -206,7 +218,7 @@ def output_path(out: Path, name: str) -> Path:
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to a hidden temporary file beside ``path``, then rename it into place."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.part")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
     try:
         with open(tmp, "wb") as fh:
             fh.write(data)
@@ -253,7 +265,12 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
     report_path = Path(report) if report else out / REPORT_NAME
     earlier = read_report(report_path)
 
-    names = archive.names(source)[:limit] if limit is not None else archive.names(source)
+    try:
+        names = archive.names(source)[:limit]
+    except FileNotFoundError:
+        raise
+    except ARCHIVE_ERRORS as exc:
+        raise ValueError(f"{source}: cannot list the archive (damaged or not a tarball?): {exc}") from None
     rows: dict[str, Row] = {}
     todo: list[str] = []
     for name in names:
@@ -269,7 +286,7 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
             rows[name] = Row(name, "pending")
             todo.append(name)
 
-    summary = Summary(workers=workers, report=report_path)
+    summary = Summary(workers=workers, dask=dask, report=report_path)
     start = time.perf_counter()
     bar = _progress(len(todo), len(names) - len(todo), progress)
     try:
@@ -288,8 +305,6 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
         summary.seconds = time.perf_counter() - start
         summary.rows = [r for r in rows.values() if r.status != "pending"]
         write_report(summary.rows, report_path)
-    if dask:
-        summary.workers = 0
     return summary
 
 
@@ -307,11 +322,16 @@ def _entries(source: Path, todo: list[str]) -> Iterator[archive.Entry]:
         return
     reader = archive.read(source, wanted)
     try:
-        for entry in reader:
+        while wanted:
+            try:
+                entry = next(reader, None)
+            except ARCHIVE_ERRORS as exc:
+                raise ValueError(f"{source}: cannot read on after {len(todo) - len(wanted)} games "
+                                 f"(damaged archive?): {exc}") from None
+            if entry is None:
+                break
             yield entry
             wanted.discard(entry.name)
-            if not wanted:
-                break
     finally:
         reader.close()
 
@@ -326,8 +346,16 @@ def _run(source: Path, todo: list[str], options: Options, workers: int,
         for entry in entries:
             yield annotate_bytes(entry.name, entry.data, options)
     else:
-        with futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        pool = futures.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+        try:
             yield from _pooled(pool.submit, entries, options, 4 * workers)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ignore_interrupts() -> None:
+    """Worker processes leave Ctrl-C to the parent, which stops the run and writes the report."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_dask(entries, options: Options, address: str):
