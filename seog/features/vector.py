@@ -140,14 +140,14 @@ def _registry() -> list[tuple[str, str]]:
 # the table is in docs/features.md). SET_A below is re-sorted into registry order.
 SET_A: list[str] = [
     "chain_estimated_adj_terr", "chain_adj_cer_num", "pacer_average_power", "chain_size",
-    "terr_all_friend_liberties", "chain_perimeter", "chain_eye_sum_perimeter", "opp_cer_size",
-    "chain_eye_sum_size", "protected_liberties", "pacer_sum_int_size", "opp_cer_perimeter",
-    "terr_direct_liberties", "pacer_sum_int_perimeter", "chain_split_liberties",
-    "pacer_sum_int_split_points", "chain_blocks_num", "eye_sum_size", "pacer_sum_acc_size",
-    "chain_eye_sum_split_points", "bb_square", "perimeter", "size", "eye_sum_perimeter",
-    "chain_liberties", "weak_lib_chain_connections", "opp_chain_size", "liberties_1",
-    "opp_chain_perimeter", "pacer_sum_acc_perimeter", "friend_liberties", "eye_sum_split_points",
-    "chain_connections",
+    "terr_all_friend_liberties", "chain_perimeter", "chain_eye_sum_perimeter",
+    "terr_direct_liberties", "chain_eye_sum_size", "chain_liberties", "chain_eye_num",
+    "opp_cer_size", "chain_eye_sum_split_points", "pacer_sum_int_size", "opp_cer_perimeter",
+    "chain_blocks_num", "pacer_sum_int_split_points", "pacer_sum_int_perimeter",
+    "weak_lib_chain_connections", "protected_liberties", "eye_sum_perimeter",
+    "opp_chain_perimeter", "opp_chain_size", "chain_split_liberties", "eye_sum_split_points",
+    "weak1_liberties", "bb_square", "chain_ext_opp_liberties", "weak_lib_eye_sum_size",
+    "liberties_1", "weak_lib_eye_num", "perimeter", "weak1_eye_sum_perimeter",
 ]
 
 FEATURES: list[Feature] = [Feature(name, text, "AB" if name in SET_A else "B") for name, text in _registry()]
