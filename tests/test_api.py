@@ -205,7 +205,7 @@ def test_openapi_docs_are_served(api):
 @pytest.mark.parametrize("body, status, words", [
     ({"sgf": "(;GM[1]SZ[9];B[dd"}, 400, "SGF"),
     ({"sgf": "(;GM[1]SZ[9];B[dd];W[dd])"}, 400, "move 2"),
-    ({"sgf": "(;GM[1]SZ[30])"}, 400, "size out of range"),
+    ({"sgf": "(;GM[1]SZ[30])"}, 400, "board size 30 is not supported"),
     ({"sgf": "(;GM[1]SZ[26])"}, 400, "board size 26"),
     ({"board": [".X...", "XOX..", ".X...", ".....", "....."]}, 400, "no liberties"),
     ({"board": TWO_WALLS, "rules": "french"}, 400, "unknown rules 'french'"),
@@ -244,7 +244,7 @@ def test_invalid_json_is_422(api):
 
 def test_broken_upload_and_empty_upload_are_400(api):
     r = api.post("/v1/score/sgf", files={"file": ("x.sgf", b"(;GM[1]SZ[9];B[zz])")})
-    assert r.status_code == 400 and "bad move value" in r.json()["detail"]
+    assert r.status_code == 400 and "B[zz] is off the 9x9 board" in r.json()["detail"]
     r = api.post("/v1/score/sgf", files={"file": ("x.sgf", b"  ")})
     assert r.status_code == 400 and "empty" in r.json()["detail"]
     r = api.post("/v1/score/sgf", data={"rules": "chinese"})
