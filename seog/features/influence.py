@@ -43,26 +43,30 @@ def _framed(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     return values.ravel() * STONE, board.ravel(), degree.ravel(), w
 
 
-def _counts(values: np.ndarray, w: int) -> tuple[np.ndarray, np.ndarray]:
+_CODE = np.array([16, 0, 1], dtype=np.int32)  # sign -1, 0, +1 -> packed (negative << 4) | positive
+
+
+def _counts(sign: np.ndarray, w: int) -> tuple[np.ndarray, np.ndarray]:
     """Positive and negative 4-neighbours of every framed point (frame points count as zero)."""
-    code = (values > 0).astype(np.int32) + ((values < 0).astype(np.int32) << 4)
+    code = _CODE[sign + 1]
     total = np.zeros_like(code)
     total[w:-w] = code[w - 1:-w - 1] + code[w + 1:-w + 1] + code[:-2 * w] + code[2 * w:]
     return total & 15, total >> 4
 
 
 def _dilate(values, board, w):
-    npos, nneg = _counts(values, w)
-    grow = (values >= 0) & (nneg == 0) & board
-    shrink = (values <= 0) & (npos == 0) & board
+    sign = np.sign(values)
+    npos, nneg = _counts(sign, w)
+    grow = (sign >= 0) & (nneg == 0) & board
+    shrink = (sign <= 0) & (npos == 0) & board
     return values + npos * grow - nneg * shrink
 
 
 def _erode(values, degree, w):
-    npos, nneg = _counts(values, w)
-    down = np.maximum(values - (degree - npos), 0)
-    up = np.minimum(values + (degree - nneg), 0)
-    return np.where(values > 0, down, np.where(values < 0, up, 0))
+    sign = np.sign(values)
+    npos, nneg = _counts(sign, w)
+    against = degree - np.where(sign > 0, npos, nneg)
+    return sign * np.maximum(np.abs(values) - against, 0)
 
 
 def _unframe(values: np.ndarray, w: int) -> np.ndarray:
