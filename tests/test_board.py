@@ -66,3 +66,18 @@ def test_capturing_one_stone_with_a_connected_stone_is_not_a_ko():
         .....""")
     assert b.play(coords.BLACK, gtp(b, "A4")) == 1  # captures A5; A4 joins A3: no ko
     assert b.ko is None
+
+
+def test_snapback_the_capturing_block_is_taken_back_at_once():
+    b = board("""
+        XO..OX
+        XOOOOX
+        XXXXXX
+        ......
+        ......
+        ......""")
+    b.play(coords.BLACK, gtp(b, "C6"))  # the throw-in: a stone in atari
+    assert b.play(coords.WHITE, gtp(b, "D6")) == 1  # White takes it...
+    assert b.ko is None  # ...with a block, not a single stone: no ko
+    assert b.play(coords.BLACK, gtp(b, "C6")) == 7  # ...and Black takes seven back
+    assert b.prisoners == {coords.BLACK: 7, coords.WHITE: 1}

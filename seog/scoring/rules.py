@@ -2,7 +2,7 @@
 
 | rules | counts | handicap compensation to White | dead stones removed |
 |---|---|---|---|
-| japanese, korean | territory + prisoners + dead stones; no territory in seki | none | yes |
+| japanese, korean | territory + prisoners + dead stones; no territory in seki, nor on the points a group must fill once the dame are filled (``count.protective_points``) | none | yes |
 | chinese | area (stones + territory) | one point per handicap stone | yes |
 | aga | area | handicap - 1 | yes |
 | nz | area | none | yes |
@@ -19,7 +19,8 @@ class Rules:
     """One rule set. ``area``: count stones plus territory (else territory plus prisoners);
     ``handicap_bonus``: 'none', 'per-stone' or 'per-stone-minus-one';
     ``remove_dead``: dead stones are taken off before counting; ``seki_territory``: empty
-    points enclosed by a group in seki count as territory."""
+    points enclosed by a group in seki count as territory (when False, protective points do not
+    count either: both follow from the Japanese rule that the game ends with the dame filled)."""
 
     name: str
     area: bool
