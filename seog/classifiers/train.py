@@ -76,6 +76,7 @@ class NetResult:
     train_rms: float
     test_rms: float
     seconds: float
+    test_accuracy: float = math.nan  # share of test blocks on the right side of 0.5
 
 
 @dataclass
@@ -160,34 +161,21 @@ def to_numpy_net(module: torch.nn.Sequential) -> Net:
                [m.bias.detach().double().numpy().copy() for m in linears])
 
 
-def unique_rows(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct (inputs, label) rows and how often each occurs.
-
-    Many open blocks share one feature vector (a lone dead stone inside territory looks the same
-    in every game); an error weighted by these counts equals the error over all rows, gradient and
-    all, so training on the distinct rows is exact and faster.
-    """
-    key = np.hstack([np.asarray(x, dtype=np.float32), np.asarray(y, dtype=np.float32)[:, None]])
-    uniq, counts = np.unique(key, axis=0, return_counts=True)
-    return uniq[:, :-1], uniq[:, -1], counts.astype(np.float32)
-
-
-def _weighted_rms(out: torch.Tensor, y: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
-    return torch.sqrt(torch.sum(w * (out - y) ** 2) / torch.sum(w))
+def _rms(out: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    return torch.sqrt(torch.mean((out - y) ** 2))
 
 
 def train_net(x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray, y_test: np.ndarray,
               config: TrainConfig, seed: int = 0, progress=None) -> NetResult:
     """Train one net of ``config``'s topology on scaled inputs; the best weights by test error.
 
-    Errors are RMS over all rows (computed on the distinct rows weighted by their counts).
     ``progress(epoch, train_rms, test_rms)`` is called after every epoch when given.
     """
     started = time.perf_counter()
     sizes = layer_sizes(x_train.shape[1], config.hidden, config.layers)
     module = torch_net(sizes, seed)
-    xt, yt, wt = (torch.from_numpy(a) for a in unique_rows(x_train, y_train))
-    xv, yv, wv = (torch.from_numpy(a) for a in unique_rows(x_test, y_test))
+    xt, yt = torch.as_tensor(x_train, dtype=torch.float32), torch.as_tensor(y_train, dtype=torch.float32)
+    xv, yv = torch.as_tensor(x_test, dtype=torch.float32), torch.as_tensor(y_test, dtype=torch.float32)
     opt = make_optimizer(config.method, module.parameters(), seed=seed, eta_plus=config.eta_plus,
                          eta_minus=config.eta_minus, step_init=config.step_init,
                          step_min=config.step_min, step_max=config.step_max)
@@ -205,17 +193,17 @@ def train_net(x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray, y_te
             idx = torch.nonzero(active).squeeze(1)
             out = module(xt[idx]).squeeze(1)
             sq = (out - yt[idx]) ** 2
-            torch.sqrt(torch.sum(wt[idx] * sq) / torch.sum(wt[idx])).backward()
+            torch.sqrt(sq.mean()).backward()
             with torch.no_grad():
                 last_sq[idx] = sq.detach()
-                error = math.sqrt(float(torch.sum(wt * last_sq) / torch.sum(wt)))
+                error = math.sqrt(float(last_sq.mean()))
                 active = _next_active(active, idx, sq.detach(), config, epoch == 1)
         else:
-            loss = _weighted_rms(module(xt).squeeze(1), yt, wt)
+            loss = _rms(module(xt).squeeze(1), yt)
             loss.backward()
             error = float(loss.detach())
         with torch.no_grad():
-            test_error = float(_weighted_rms(module(xv).squeeze(1), yv, wv))
+            test_error = float(_rms(module(xv).squeeze(1), yv))
         curve.append((epoch, error, test_error))
         if progress is not None:
             progress(epoch, error, test_error)
@@ -225,9 +213,11 @@ def train_net(x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray, y_te
             break
         opt.step(error=error)
     module.load_state_dict(best_state)
+    with torch.no_grad():
+        accuracy = float(((module(xv).squeeze(1) >= 0.5) == (yv >= 0.5)).float().mean())
     curve = np.array(curve, dtype=np.float64)
     return NetResult(to_numpy_net(module), curve, best_epoch, epoch, float(curve[best_epoch - 1, 1]),
-                     best, time.perf_counter() - started)
+                     best, time.perf_counter() - started, accuracy)
 
 
 def _next_active(active: torch.Tensor, idx: torch.Tensor, sq: torch.Tensor, config: TrainConfig,
@@ -271,11 +261,14 @@ def train_cascade(cache, names: list[str], config: TrainConfig, nets: int = 1, g
         results.append(result)
         trained.append(result.net)
         p[rows] = result.net.predict(x)  # computed once, the next net's dynamic inputs
-    info = dict(meta or {}, training=dict(asdict(config), games=games, split=split, seed=seed,
+    info = dict(meta or {}, created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                description=f"cascade of {nets} MLP(s) trained with {config.method} on {len(train)} open blocks",
+                training=dict(asdict(config), games=games, split=split, seed=seed,
                                           train_rows=int(len(train)), test_rows=int(len(test)),
                                           nets=[dict(topology=topology_name(r.net.sizes), epochs=r.epochs,
                                                      best_epoch=r.best_epoch, train_rms=r.train_rms,
-                                                     test_rms=r.test_rms, seconds=round(r.seconds, 2))
+                                                     test_rms=r.test_rms, test_accuracy=r.test_accuracy,
+                                                     seconds=round(r.seconds, 2))
                                                 for r in results]))
     model = model_file.Model(trained, list(names), scaler, uncertain_margin, info)
     return CascadeResult(model, results)
@@ -332,8 +325,8 @@ def plot_curves(path, curves: dict[str, np.ndarray], title: str) -> Path:
         colour = f"C{i % 10}"
         ax.plot(c[:, 0], c[:, 2], color=colour, lw=1.2, label=name)
         ax.plot(c[:, 0], c[:, 1], color=colour, lw=0.8, ls="--")
-    tests = np.concatenate([c[:, 2] for c in curves.values()])
-    lo, hi = float(np.min(tests)), float(np.percentile(tests, 95))
+    both = np.concatenate([c[:, 1:].ravel() for c in curves.values()])
+    lo, hi = float(np.min(both)), float(np.percentile(np.concatenate([c[:, 2] for c in curves.values()]), 95))
     ax.set_ylim(lo - 0.1 * (hi - lo) - 1e-3, hi + 0.1 * (hi - lo) + 1e-3)
     ax.set_xlabel("epoch")
     ax.set_ylabel("RMS error (test solid, train dashed)")
@@ -359,6 +352,7 @@ class RunSummary:
     train_rms: float
     test_rms: float
     min_test_rms: float
+    test_accuracy: float
     epochs: float
     best_epoch: float
     seconds: float
@@ -392,7 +386,8 @@ def train_runs(cache, names: list[str], config: TrainConfig, out_dir, runs: int 
             best = result
         if report:
             report(f"{topology_name(last.net.sizes)} {config.method} run {n}: {last.epochs} epochs "
-                   f"(best {last.best_epoch}), train {last.train_rms:.5f}, test {last.test_rms:.5f}, "
+                   f"(best {last.best_epoch}), train {last.train_rms:.5f}, test {last.test_rms:.5f} "
+                   f"({100 * last.test_accuracy:.2f}% right), "
                    f"{sum(r.seconds for r in result.nets):.1f} s")
     curves = {f"run{n}" + (f"_net{k}" if nets > 1 else ""): r.curve
               for n, res in results.items() for k, r in enumerate(res.nets, 1)}
@@ -406,6 +401,7 @@ def train_runs(cache, names: list[str], config: TrainConfig, out_dir, runs: int 
     model_path = model_file.save(out_dir / "model.npz", best.model)
     return RunSummary(topo, config.method, len(lasts), float(np.mean([r.train_rms for r in lasts])),
                       float(np.mean([r.test_rms for r in lasts])), float(np.min([r.test_rms for r in lasts])),
+                      float(np.mean([r.test_accuracy for r in lasts])),
                       float(np.mean([r.epochs for r in lasts])), float(np.mean([r.best_epoch for r in lasts])),
                       float(np.mean([sum(x.seconds for x in res.nets) for res in results.values()])),
                       str(model_path), mean_curve([r.curve for r in lasts]))
@@ -424,9 +420,11 @@ def write_summary(out_dir, summaries: list[RunSummary]) -> Path:
     for topo in dict.fromkeys(s.topology for s in summaries):
         rows = [s for s in summaries if s.topology == topo]
         lines += [f"### {topo} ({rows[0].runs} runs each)", "",
-                  "| method | mean train RMS | mean test RMS | min test RMS | mean epochs | mean best epoch | mean s/run |",
-                  "|---|---|---|---|---|---|---|"]
-        lines += [f"| {s.method} | {s.train_rms:.5f} | {s.test_rms:.5f} | {s.min_test_rms:.5f} | {s.epochs:.0f} "
+                  "| method | mean train RMS | mean test RMS | min test RMS | mean test blocks right | mean epochs "
+                  "| mean best epoch | mean s/run |",
+                  "|---|---|---|---|---|---|---|---|"]
+        lines += [f"| {s.method} | {s.train_rms:.5f} | {s.test_rms:.5f} | {s.min_test_rms:.5f} "
+                  f"| {100 * s.test_accuracy:.2f}% | {s.epochs:.0f} "
                   f"| {s.best_epoch:.0f} | {s.seconds:.1f} |" for s in rows]
         lines.append("")
         plot_curves(out_dir / f"compare-{topo}.png", {s.method: s.curve for s in rows},

@@ -12,7 +12,7 @@ import shutil
 import sys
 from pathlib import Path
 
-DEFAULT_CACHE = "cache/features.npz"
+DEFAULT_CACHE = "cache/train.npz"
 
 
 def register(sub) -> None:
@@ -43,7 +43,8 @@ def register(sub) -> None:
     p.add_argument("--uncertain-margin", type=float, default=0.25,
                    help="flag a decision uncertain when |p - 0.5| is below this (default 0.25)")
     p.add_argument("--seed", type=int, default=0, help="seed of the initial weights (default 0)")
-    p.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
+    p.add_argument("--threads", type=int, default=1,
+                   help="torch threads (default 1: on a busy machine more threads wait on each other)")
     p.add_argument("--out", default="runs/train", help="output folder (default runs/train)")
     p.add_argument("--model", help="also copy the best model here (e.g. seog/models/default.npz)")
     p.add_argument("--quiet", action="store_true", help="no line per run")
