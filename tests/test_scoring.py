@@ -6,10 +6,12 @@ import json
 import numpy as np
 import pytest
 
+from seog.classifiers.status import static_statuses
 from seog.cli import main
 from seog.features import coords, sgf
 from seog.features.board import IllegalPosition
 from seog.features.coords import BLACK, WHITE
+from seog.features.topology import analyze
 from seog.scoring.count import count
 from seog.scoring.report import to_dict
 from seog.scoring.rules import UnknownRules, get_rules
@@ -191,6 +193,15 @@ def test_snapback_left_on_the_board_counts_the_white_stones_as_prisoners():
     # 36 points, 11 black stones: 25 points of territory, plus the 6 dead stones.
     assert s.breakdown[BLACK] == {"territory": 25, "prisoners": 0, "dead_stones": 6}
     assert s.result == "B+31"
+
+
+def test_static_pass_kills_the_snapped_block_but_leaves_the_throw_in_to_the_model():
+    topo = analyze(board(SNAPBACK).grid)
+    settled = static_statuses(topo)
+    throw_in = topo.block_at(2)          # C6
+    white = topo.block_at(1)             # B6 and the five stones below it
+    assert throw_in.id not in settled    # taking it at D6 is answered by the snapback
+    assert settled[white.id].source == "atari" and not settled[white.id].alive
 
 
 def test_snapback_played_out_in_sgf_gives_prisoners_to_both_sides():

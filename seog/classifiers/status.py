@@ -1,8 +1,12 @@
 """Block statuses: the cheap static pass, and the decision for every block of a position.
 
 The static pass settles the obvious blocks: unconditionally alive by Benson's algorithm, or
-dead because a finished game left them in atari. The rest are *unsettled*; a trained cascade
-decides them when a model is given (``cascade``), otherwise ``heuristic`` does.
+dead because a finished game left them in atari where the opponent can take them safely (the
+capturing stone keeps two liberties, so no ko or snapback answers it). A block in atari that can
+only be taken into a recapture is left to the model: players count such blocks alive often
+enough (on KataGo-labelled training games, 69 of 192, against 90 of 4,462 safely capturable ones).
+The rest are *unsettled*; a trained cascade decides them when a model is given (``cascade``),
+otherwise ``heuristic`` does.
 """
 
 from __future__ import annotations
@@ -44,9 +48,30 @@ def static_statuses(topology: Topology) -> dict[int, BlockStatus]:
         block = topology.blocks[b]
         settled[b] = BlockStatus(b, block.color, block.points, True, "benson")
     for block in topology.blocks:
-        if block.id not in settled and len(block.liberties) <= 1:
+        if block.id not in settled and len(block.liberties) == 1 and safely_capturable(topology, block):
             settled[block.id] = BlockStatus(block.id, block.color, block.points, False, "atari")
     return settled
+
+
+def safely_capturable(topology: Topology, block) -> bool:
+    """Can the opponent take this block (in atari) so that the capturing stone keeps two liberties?
+
+    The capture is worked out on a small window of arrays: the block's stones become empty,
+    and the capturing stone's block is measured after opponent blocks it also takes are gone.
+    """
+    grid = topology.grid
+    point = int(block.liberties[0])
+    capturer = -block.color
+    after = grid.copy()
+    after.flat[point] = capturer
+    # Every block of ours with its only liberty at ``point`` is taken by the same move.
+    for b in topology.blocks:
+        if b.color == block.color and len(b.liberties) == 1 and b.liberties[0] == point:
+            after.flat[b.points] = 0
+    labels, _ = ndimage.label(after == capturer, FOUR)
+    own = labels == labels.flat[point]
+    liberties = ndimage.binary_dilation(own, FOUR) & (after == 0)
+    return int(liberties.sum()) >= 2
 
 
 def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus]:
