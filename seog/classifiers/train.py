@@ -261,15 +261,13 @@ def train_cascade(cache, names: list[str], config: TrainConfig, nets: int = 1, g
         results.append(result)
         trained.append(result.net)
         p[rows] = result.net.predict(x)  # computed once, the next net's dynamic inputs
+    per_net = [dict(topology=topology_name(r.net.sizes), epochs=r.epochs, best_epoch=r.best_epoch,
+                    train_rms=r.train_rms, test_rms=r.test_rms, test_accuracy=r.test_accuracy,
+                    seconds=round(r.seconds, 2)) for r in results]
     info = dict(meta or {}, created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 description=f"cascade of {nets} MLP(s) trained with {config.method} on {len(train)} open blocks",
-                training=dict(asdict(config), games=games, split=split, seed=seed,
-                                          train_rows=int(len(train)), test_rows=int(len(test)),
-                                          nets=[dict(topology=topology_name(r.net.sizes), epochs=r.epochs,
-                                                     best_epoch=r.best_epoch, train_rms=r.train_rms,
-                                                     test_rms=r.test_rms, test_accuracy=r.test_accuracy,
-                                                     seconds=round(r.seconds, 2))
-                                                for r in results]))
+                training=dict(asdict(config), games=games, split=split, seed=seed, train_rows=len(train),
+                              test_rows=len(test), nets=per_net))
     model = model_file.Model(trained, list(names), scaler, uncertain_margin, info)
     return CascadeResult(model, results)
 
@@ -420,8 +418,8 @@ def write_summary(out_dir, summaries: list[RunSummary]) -> Path:
     for topo in dict.fromkeys(s.topology for s in summaries):
         rows = [s for s in summaries if s.topology == topo]
         lines += [f"### {topo} ({rows[0].runs} runs each)", "",
-                  "| method | mean train RMS | mean test RMS | min test RMS | mean test blocks right | mean epochs "
-                  "| mean best epoch | mean s/run |",
+                  ("| method | mean train RMS | mean test RMS | min test RMS | mean test blocks right | mean epochs "
+                   "| mean best epoch | mean s/run |"),
                   "|---|---|---|---|---|---|---|---|"]
         lines += [f"| {s.method} | {s.train_rms:.5f} | {s.test_rms:.5f} | {s.min_test_rms:.5f} "
                   f"| {100 * s.test_accuracy:.2f}% | {s.epochs:.0f} "

@@ -61,6 +61,16 @@ def _list(text: str, kind, what: str) -> list:
     return items
 
 
+def _sha1(path) -> str:
+    import hashlib
+
+    digest = hashlib.sha1()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
 def run(args: argparse.Namespace) -> int:
     import torch
 
@@ -83,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
                                  start_on_half_training_set=args.start_on_half)
                for h in hiddens for m in methods]
     cache = train.load_cache(args.cache)
+    fingerprint = _sha1(args.cache)  # which cache (and so which feature definitions) the model learned from
     report = None if args.quiet else (lambda line: print(line, flush=True))
     out = Path(args.out)
     summaries = []
@@ -92,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         summaries.append(train.train_runs(
             cache, names, config, folder, runs=args.runs, first_net=args.first_net, nets=args.nets,
             games=args.games, split=args.split, seed=args.seed, uncertain_margin=args.uncertain_margin,
-            meta={"feature_set": args.features, "cache": Path(args.cache).name,
+            meta={"feature_set": args.features, "cache": Path(args.cache).name, "cache_sha1": fingerprint,
                   "command": "seog train " + " ".join(sys.argv[2:])},
             report=report))
     summary = train.write_summary(out, summaries)
