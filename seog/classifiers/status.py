@@ -25,7 +25,7 @@ ALIVE, DEAD = "alive", "dead"
 @dataclass
 class BlockStatus:
     """The decision for one block: ``alive``, who decided it (``source``: 'benson', 'atari',
-    'model', 'heuristic', 'markup' or 'override'), the model's probability that it is alive
+    'capturers-dead', 'model', 'heuristic', 'markup' or 'override'), the model's probability that it is alive
     (None for static decisions) and whether that probability is near the decision boundary."""
 
     block: int
@@ -112,4 +112,18 @@ def decide(topology: Topology, model=None) -> list[BlockStatus]:
             settled.update(classify(topology, unsettled, settled, model))
         else:
             settled.update(heuristic(topology, unsettled))
-    return [settled[b.id] for b in topology.blocks]
+    return [revive_uncaptured(topology, settled)[b.id] for b in topology.blocks]
+
+
+def revive_uncaptured(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int, BlockStatus]:
+    """A capture needs a living capturer: a block settled dead for being in atari is alive when
+    every opponent block next to it is dead for another reason (a stone in atari among dead
+    stones, whose owner will take them)."""
+    out = dict(statuses)
+    for b, st in statuses.items():
+        if st.source != "atari" or st.alive:
+            continue
+        around = [statuses[o] for o in topology.blocks[b].opponents]
+        if around and all(not o.alive and o.source != "atari" for o in around):
+            out[b] = BlockStatus(st.block, st.color, st.points, True, "capturers-dead")
+    return out
