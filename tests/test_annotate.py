@@ -12,6 +12,7 @@ from seog.cli import main as cli_main
 from seog.datasets import annotate as ann
 from seog.features import coords, sgf
 from seog.features.board import Board
+from seog.scoring import annotated
 from seog.scoring.score import score_game, score_position
 
 # Two walls on a 9x9 board: both sides alive with two one-point eyes on the top edge; the white
@@ -228,7 +229,7 @@ def test_comment_names_uncertain_blocks_with_their_probability():
     c7 = coords.gtp_to_index("C7", 9)
     score.blocks = [dataclasses.replace(b, uncertain=True, p_alive=0.46) if c7 in b.points else b
                     for b in score.blocks]
-    text = ann.comment(score, "W+13.5")
+    text = annotated.comment(score, "W+13.5")
     assert "Uncertain blocks, check these: C7 (white, 1 stone, dead, p(alive) 0.46)." in text
     assert text.startswith("seog: W+13.5 under japanese rules, komi 6.5.")
 

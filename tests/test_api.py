@@ -321,3 +321,14 @@ def test_seog_serve_command_starts_uvicorn_and_answers():
 def test_serve_refuses_a_bad_port(capsys):
     assert cli_main(["serve", "--port", "70000"]) == 1
     assert "--port 70000" in capsys.readouterr().err
+
+
+def test_serving_imports_neither_datasets_nor_torch_nor_sklearn():
+    import subprocess
+    import sys
+    code = ("import sys, seog.api.http as h; h.create_app(); "
+            "import seog.scoring.annotated, seog.scoring.svg; "
+            "bad = [m for m in sys.modules if m.startswith(('seog.datasets', 'torch', 'sklearn'))]; "
+            "print(bad); sys.exit(1 if bad else 0)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -132,7 +132,7 @@ def score_answer(position: positions.Position, with_sgf: bool = False, with_svg:
     game = position.game
     answer = to_dict(score, game.result or None if game else None)
     if with_sgf and game is not None:
-        from seog.datasets.annotate import annotated_sgf
+        from seog.scoring.annotated import annotated_sgf
         answer["annotated_sgf"] = annotated_sgf(game, score).decode("utf-8")
     if with_svg:
         from seog.scoring.svg import render_svg

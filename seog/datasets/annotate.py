@@ -28,10 +28,7 @@ from pathlib import Path, PurePosixPath
 
 from seog.datasets import archive
 from seog.features import sgf
-from seog.features.coords import BLACK, COLOR_NAMES, WHITE
-from seog.features.sgf import Game
-from seog.scoring.count import Score
-from seog.scoring.report import vertices
+from seog.scoring.annotated import annotated_sgf
 from seog.scoring.result import parse_result, same_result
 
 REPORT_NAME = "annotate-report.csv"
@@ -125,54 +122,6 @@ class Summary:
 
 
 # ---- one game ------------------------------------------------------------------------------
-
-def territory_marks(score: Score) -> dict[int, set[int]]:
-    """KGS-style marks as grid indices: each side's territory plus the points of the opponent's
-    dead stones (so that a stone inside the other colour's marks reads back as dead)."""
-    marks = {color: {int(i) for i in score.territory[color]} for color in (BLACK, WHITE)}
-    for block in score.blocks:
-        if not block.alive:
-            marks[-block.color].update(int(i) for i in block.points)
-    return marks
-
-
-def comment(score: Score, recorded: str = "", note: str = "") -> str:
-    """The text left in the last node: how the game was counted and which blocks need a look."""
-    sources: dict[str, int] = {}
-    for b in score.blocks:
-        sources[b.source] = sources.get(b.source, 0) + 1
-    decided = ", ".join(f"{n} by {s}" for s, n in sorted(sources.items())) or "no stones"
-    parts = [f"seog: {score.result} under {score.rules.name} rules, komi {score.komi:g}"
-             + (f", handicap {score.handicap}" if score.handicap else "") + "."]
-    if recorded:
-        parts.append(f"Recorded result: {recorded}.")
-    parts.append(f"Block statuses: {decided}.")
-    if note:
-        parts.append(note)
-    uncertain = score.uncertain_blocks
-    if uncertain:
-        names = []
-        for b in uncertain:
-            stones = vertices(b.points, score.size)
-            p = "" if b.p_alive is None else f", p(alive) {float(b.p_alive):.2f}"
-            names.append(f"{stones[0]} ({COLOR_NAMES[b.color]}, {len(stones)} stone"
-                         f"{'s' if len(stones) != 1 else ''}, {b.status}{p})")
-        parts.append(f"Uncertain blocks, check these: {'; '.join(names)}.")
-    else:
-        parts.append("Uncertain blocks: none.")
-    return " ".join(parts)
-
-
-def annotated_sgf(game: Game, score: Score, note: str = "") -> bytes:
-    """The game as SGF text with TB/TW, the computed RE and the comment; RU and KM are set to
-    the rules and komi used, so that the copy, counted with its own marks, gives the same RE."""
-    from seog.scoring.rules import rules_from_sgf
-
-    rules = game.rules if rules_from_sgf(game.rules).name == score.rules.name else score.rules.name
-    if rules != game.rules or game.komi != score.komi:
-        game = dataclasses.replace(game, rules=rules, komi=score.komi)
-    return sgf.with_score(game, score.result, territory_marks(score), comment(score, game.result, note))
-
 
 def annotate_bytes(name: str, data: bytes, options: Options = Options()) -> tuple[Row, bytes | None]:
     """Score one SGF file; never raises for a bad file: the row says what went wrong."""

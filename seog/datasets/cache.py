@@ -186,7 +186,48 @@ def load(path: str | Path) -> dict[str, np.ndarray]:
         return {k: data[k] for k in data.files}
 
 
+def merge(paths: Iterable[str | Path], out: str | Path) -> dict:
+    """Join caches built from different sources (say the 19x19 archive and 9x9/13x13 self-play)
+    into one, shifting each part's position and ``related`` row indices past the parts before it."""
+    parts = [load(p) for p in paths]
+    names = parts[0]["feature_names"]
+    for path, part in zip(paths, parts):
+        if not np.array_equal(part["feature_names"], names):
+            raise ValueError(f"{path}: built with other feature definitions than {paths[0]}")
+    k = max(part["related"].shape[2] for part in parts)
+    rows = np.cumsum([0] + [len(part["y"]) for part in parts])
+    games = np.cumsum([0] + [len(part["positions"]) for part in parts])
+    related = []
+    for part, start in zip(parts, rows):
+        r = part["related"]
+        r = np.where(r >= 0, r + start, -1).astype(np.int32)
+        related.append(np.pad(r, ((0, 0), (0, 0), (0, k - r.shape[2])), constant_values=-1))
+    arrays = {
+        "X": np.concatenate([part["X"] for part in parts]),
+        "feature_names": names,
+        "y": np.concatenate([part["y"] for part in parts]),
+        "static": np.concatenate([part["static"] for part in parts]),
+        "position": np.concatenate([part["position"] + g for part, g in zip(parts, games)]).astype(np.int32),
+        "related": np.concatenate(related),
+        "positions": np.concatenate([part["positions"] for part in parts]),
+        "sizes": np.concatenate([part["sizes"] for part in parts]),
+    }
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out, **arrays)
+    return {"positions": int(games[-1]), "rows": int(rows[-1]), "out": str(out)}
+
+
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv and argv[0] == "merge":
+        p = argparse.ArgumentParser(prog="python -m seog.datasets.cache merge",
+                                    description="Join feature caches into one.")
+        p.add_argument("caches", nargs="+")
+        p.add_argument("--out", required=True)
+        args = p.parse_args(argv[1:])
+        print(json.dumps(merge(args.caches, args.out), indent=1))
+        return 0
     p = argparse.ArgumentParser(prog="python -m seog.datasets.cache",
                                 description="Build the feature cache from archives of finished games.")
     p.add_argument("sources", nargs="+", help="folders, SGF files or tarballs")
