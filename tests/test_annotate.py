@@ -6,8 +6,8 @@ import hashlib
 import tarfile
 
 import pytest
-from conftest import board
 
+from conftest import board
 from seog.cli import main as cli_main
 from seog.datasets import annotate as ann
 from seog.features import coords, sgf

@@ -1,9 +1,8 @@
 """Benson's unconditional life on small positions."""
 
+from conftest import board
 from seog.features.benson import unconditionally_alive
 from seog.features.topology import analyze
-
-from conftest import board
 
 
 def alive_points(picture):

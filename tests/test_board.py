@@ -1,9 +1,8 @@
 import pytest
 
+from conftest import board
 from seog.features import coords
 from seog.features.board import Board, IllegalMove
-
-from conftest import board
 
 
 def gtp(b, v):

@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-from conftest import board
 
+from conftest import board
 from seog.classifiers import model_file, train
 from seog.classifiers.cascade import classify, dynamic_inputs, pad_related
 from seog.classifiers.mlp import Net

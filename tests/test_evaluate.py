@@ -4,9 +4,9 @@ import json
 
 import numpy as np
 import pytest
-from conftest import shared_dir
 from test_select import wall
 
+from conftest import shared_dir
 from seog.cli import main
 from seog.datasets import devsets
 from seog.datasets import evaluate as ev

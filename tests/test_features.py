@@ -9,7 +9,7 @@ from scipy import ndimage
 
 from seog.features import vector as V
 from seog.features.scaling import Scaler, ScalerError
-from seog.features.topology import FOUR, analyze, split_mask, stack
+from seog.features.topology import FOUR, analyze, split_mask
 from tests.conftest import board
 
 
@@ -371,8 +371,7 @@ def test_extract_on_an_empty_board_and_an_empty_selection():
 
 
 def test_kgs_dev_positions_give_finite_rows(tmp_path):
-    from seog.classifiers.status import static_statuses
-    from seog.classifiers.status import safely_capturable
+    from seog.classifiers.status import safely_capturable, static_statuses
     from seog.features import sgf
     from tests.conftest import shared_dir
     games = sorted(shared_dir("kgs-2017-q1").glob("*.sgf"))[:5]

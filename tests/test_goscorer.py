@@ -9,11 +9,10 @@ reports and explains; the test guards them from dropping.
 
 import numpy as np
 
+from conftest import shared_dir
 from seog.features.topology import adjacent_pairs
 from seog.scoring.count import count, live_grid, regions
 from seog.scoring.rules import get_rules
-
-from conftest import shared_dir
 
 TERRITORY_MATCHES = 42
 SEKI_MATCHES = 26

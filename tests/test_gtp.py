@@ -6,8 +6,8 @@ import subprocess
 import sys
 
 import pytest
-from conftest import board
 
+from conftest import board
 from seog.api.gtp import GtpReferee, Referee
 from seog.api.gtp_client import EngineRefused, GtpEngine, parse_reply
 from seog.features import coords

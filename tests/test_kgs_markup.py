@@ -7,11 +7,10 @@ dead-looking corner) and 2017-02-20-1 (3 points apart with identical territory: 
 result is not reproducible from the marks and prisoners). See docs/scoring.md.
 """
 
+from conftest import shared_dir
 from seog.features import sgf
 from seog.scoring.result import same_result
 from seog.scoring.score import score_game
-
-from conftest import shared_dir
 
 EXPECTED_MISSES = {"2017-02-13-1.sgf", "2017-02-20-1.sgf"}
 

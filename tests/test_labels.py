@@ -5,9 +5,9 @@ import json
 
 import numpy as np
 import pytest
-from conftest import board, mask, shared_dir
 from test_select import wall
 
+from conftest import board, mask, shared_dir
 from seog.datasets import labels
 from seog.features import sgf
 from seog.features.topology import analyze

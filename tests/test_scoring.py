@@ -6,6 +6,7 @@ import json
 import numpy as np
 import pytest
 
+from conftest import board, mask
 from seog.classifiers.status import static_statuses
 from seog.cli import main
 from seog.features import coords, sgf
@@ -16,8 +17,6 @@ from seog.scoring.count import count
 from seog.scoring.report import to_dict
 from seog.scoring.rules import UnknownRules, get_rules
 from seog.scoring.score import score_game, score_position
-
-from conftest import board, mask
 
 NOBODY_DEAD = np.zeros((1, 1), dtype=bool)
 

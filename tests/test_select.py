@@ -4,8 +4,8 @@ import io
 import tarfile
 
 import pytest
-from conftest import shared_dir
 
+from conftest import shared_dir
 from seog.cli import main
 from seog.datasets.select import judge, select, tally
 

@@ -1,10 +1,9 @@
 """The static pass and the decision around it: Benson, stones in atari, and captures that need
 a living capturer."""
 
+from conftest import board
 from seog.classifiers.status import decide, static_statuses
 from seog.features.topology import analyze
-
-from conftest import board
 
 # A black group dead inside White's wall (no eyes), with a white stone in atari at D5 inside it.
 # Black could take D5 at E5, but Black is dead: the white stone lives, as players count it.

@@ -4,9 +4,9 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from conftest import board
 from test_text import SEKI_AND_DEAD, scored
 
+from conftest import board
 from seog.cli import main
 from seog.features.coords import gtp_to_index, index_to_sgf
 from seog.scoring import svg as svg_module

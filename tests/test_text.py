@@ -4,8 +4,8 @@ import io
 import re
 
 import pytest
-from conftest import board
 
+from conftest import board
 from seog.features.coords import gtp_to_index
 from seog.scoring.score import score_position
 from seog.scoring.text import render, symbols, wants_colour

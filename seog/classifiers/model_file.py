@@ -77,9 +77,9 @@ def save(path, model: Model) -> Path:
     arrays = {"feature_names": np.array(model.feature_names, dtype=str),
               "meta": np.array(json.dumps(meta, sort_keys=True))}
     for k, net in enumerate(model.nets):
-        for l, (w, b) in enumerate(zip(net.weights, net.biases)):
-            arrays[f"net{k}_w{l}"] = np.asarray(w, dtype=np.float64)
-            arrays[f"net{k}_b{l}"] = np.asarray(b, dtype=np.float64)
+        for j, (w, b) in enumerate(zip(net.weights, net.biases)):
+            arrays[f"net{k}_w{j}"] = np.asarray(w, dtype=np.float64)
+            arrays[f"net{k}_b{j}"] = np.asarray(b, dtype=np.float64)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as fh:
         np.savez_compressed(fh, **arrays)
@@ -110,8 +110,8 @@ def load(path) -> Model:
         nets = []
         for k, sizes in enumerate(meta["layout"]):
             layers = len(sizes) - 1
-            nets.append(Net([arrays[f"net{k}_w{l}"].astype(np.float64) for l in range(layers)],
-                            [arrays[f"net{k}_b{l}"].astype(np.float64) for l in range(layers)]))
+            nets.append(Net([arrays[f"net{k}_w{j}"].astype(np.float64) for j in range(layers)],
+                            [arrays[f"net{k}_b{j}"].astype(np.float64) for j in range(layers)]))
             if nets[-1].sizes != list(sizes):
                 raise ModelFileError(f"{path}: net {k + 1} has units {nets[-1].sizes}, the layout says {sizes}")
         names = [str(s) for s in arrays["feature_names"]]

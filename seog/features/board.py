@@ -49,7 +49,7 @@ class Board:
 
     # ---- construction -------------------------------------------------------------
     @classmethod
-    def from_grid(cls, grid: np.ndarray) -> "Board":
+    def from_grid(cls, grid: np.ndarray) -> Board:
         """A board whose stones are the given (size, size) array of colours."""
         grid = np.asarray(grid)
         if grid.ndim != 2 or grid.shape[0] != grid.shape[1]:
@@ -61,7 +61,7 @@ class Board:
         return board
 
     @classmethod
-    def from_rows(cls, rows: list[str] | str) -> "Board":
+    def from_rows(cls, rows: list[str] | str) -> Board:
         """A board from text rows, top row first: ``X``/``B`` black, ``O``/``W`` white, ``.``/``+`` empty.
 
         Whitespace between points is ignored, so both ``"X.O"`` and ``"X . O"`` read the same.
@@ -84,7 +84,7 @@ class Board:
                 raise IllegalPosition(f"row {i + 1} has {len(row)} points, expected {size}")
         return cls.from_grid(np.array(parsed, dtype=np.int8))
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         return Board(self.size, self.stones.copy(), self.ko, dict(self.prisoners))
 
     # ---- views ------------------------------------------------------------------------

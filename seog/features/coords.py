@@ -17,7 +17,7 @@ EMPTY = 0; BORDER marks the padding wall.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -99,20 +99,20 @@ def rc_to_gtp(row: int, col: int, size: int) -> str:
     return f"{GTP_COLUMNS[col]}{size - row}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def board_points(size: int) -> np.ndarray:
     """Flat indices of the size*size points of the board, row-major from the top left."""
     rows, cols = np.divmod(np.arange(size * size), size)
     return ((rows + 1) * (size + 2) + cols + 1).astype(np.intp)
 
 
-@lru_cache(maxsize=None)
+@cache
 def neighbour_offsets(size: int) -> tuple[int, int, int, int]:
     s = size + 2
     return (-s, -1, 1, s)
 
 
-@lru_cache(maxsize=None)
+@cache
 def neighbour_table(size: int) -> np.ndarray:
     """(padded length, 4) array: the four neighbours of every flat point (wall points included)."""
     n = (size + 2) ** 2

@@ -28,7 +28,7 @@ class Scaler:
     names: list[str] | None = None
 
     @classmethod
-    def fit(cls, rows: np.ndarray, names: list[str] | None = None) -> "Scaler":
+    def fit(cls, rows: np.ndarray, names: list[str] | None = None) -> Scaler:
         rows = np.asarray(rows, dtype=np.float64)
         if rows.ndim != 2 or len(rows) == 0:
             raise ScalerError(f"fit needs a non-empty 2-D array of rows, got shape {rows.shape}")
@@ -52,7 +52,7 @@ class Scaler:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Scaler":
+    def from_dict(cls, data: dict) -> Scaler:
         try:
             lo = np.asarray(data["minimum"], dtype=np.float64)
             hi = np.asarray(data["maximum"], dtype=np.float64)

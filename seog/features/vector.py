@@ -25,8 +25,7 @@ from scipy import ndimage
 from seog.features.coords import BLACK, WHITE
 from seog.features.influence import influence_and_territory
 from seog.features.scaling import Scaler  # noqa: F401  (re-exported: fitted on SET_A/SET_B rows)
-from seog.features.topology import (FOUR, Topology, count, dilate, frame, perimeters, split_points,
-                                    stack)
+from seog.features.topology import FOUR, Topology, count, dilate, frame, perimeters, split_points, stack
 
 
 @dataclass(frozen=True)
