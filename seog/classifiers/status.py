@@ -112,7 +112,8 @@ def decide(topology: Topology, model=None) -> list[BlockStatus]:
             settled.update(classify(topology, unsettled, settled, model))
         else:
             settled.update(heuristic(topology, unsettled))
-    return [revive_uncaptured(topology, settled)[b.id] for b in topology.blocks]
+    settled = revive_uncaptured(topology, settled)
+    return [settled[b.id] for b in topology.blocks]
 
 
 def revive_uncaptured(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int, BlockStatus]:

@@ -117,15 +117,20 @@ class Topology:
 
 
 def adjacent_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Unique (label in a, label in b) pairs of 4-adjacent points, both labels non-zero."""
-    pairs = []
+    """Unique (label in a, label in b) pairs of 4-adjacent points, both labels non-zero, sorted."""
+    xs, ys = [], []
     for x, y in ((a[:, :-1], b[:, 1:]), (a[:, 1:], b[:, :-1]), (a[:-1, :], b[1:, :]), (a[1:, :], b[:-1, :])):
         keep = (x > 0) & (y > 0)
-        pairs.append(np.stack([x[keep], y[keep]], axis=1))
-    pairs = np.concatenate(pairs)
-    if len(pairs) == 0:
-        return pairs.reshape(0, 2)
-    return np.unique(pairs, axis=0)
+        xs.append(x[keep])
+        ys.append(y[keep])
+    x = np.concatenate(xs).astype(np.int64)
+    if len(x) == 0:
+        return np.empty((0, 2), dtype=np.int64)
+    y = np.concatenate(ys).astype(np.int64)
+    # One integer key per pair: a 1-D unique is far cheaper than a row-wise one.
+    width = int(y.max()) + 1
+    keys = np.unique(x * width + y)
+    return np.stack(np.divmod(keys, width), axis=1)
 
 
 def adjacent_points(labels: np.ndarray, mask: np.ndarray) -> np.ndarray:

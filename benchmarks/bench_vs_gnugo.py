@@ -1,0 +1,72 @@
+"""seog against GNU Go on the same final positions, timed in one run on the same machine.
+
+For each position: seog's whole path from the SGF's final board (topology, static pass, the
+shipped cascade, the count), and GNU Go 3.8 level 10's ``loadsgf`` + ``final_status_list dead``.
+Prints the medians and their ratio (the target is seog at least 100 times faster).
+
+    python benchmarks/bench_vs_gnugo.py [--games 30] [--folder ../shared/data/kgs-2017-q1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from seog.datasets.labels import GtpTeacher, gnugo_available
+from seog.features import sgf
+from seog.scoring.rules import rules_from_sgf
+from seog.scoring.score import default_model, score_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--folder", default=str(ROOT.parent / "shared/data/kgs-2017-q1"))
+    p.add_argument("--games", type=int, default=30)
+    args = p.parse_args()
+    if not gnugo_available():
+        print("GNU Go is not installed (/usr/games/gnugo): nothing to compare with")
+        return 1
+    paths = sorted(Path(args.folder).glob("*.sgf"))[: args.games]
+    if not paths:
+        print(f"no SGF files in {args.folder}")
+        return 1
+    default_model()  # load the model once, as a server would
+    records = [path.read_bytes() for path in paths]
+    games = [sgf.loads(data) for data in records]
+    for game in games[:3]:
+        score_game(game)  # warm up
+    from_position, from_sgf = [], []
+    for data, game in zip(records, games):
+        start = time.perf_counter()
+        score_game(game)
+        from_position.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        score_game(sgf.loads(data))
+        from_sgf.append(time.perf_counter() - start)
+    theirs = []
+    with GtpTeacher(level=10) as teacher:
+        for data, game in zip(records, games):
+            _, seconds = teacher.dead(data, game.size, area=rules_from_sgf(game.rules).area)
+            theirs.append(seconds)
+
+    def line(name, times):
+        times = sorted(times)
+        return f"{name:<34} median {statistics.median(times) * 1000:8.2f} ms   p90 {times[int(0.9 * len(times))] * 1000:8.2f} ms"
+
+    gnugo = statistics.median(theirs)
+    print(f"{len(paths)} positions from {args.folder}")
+    print(line("seog, final position -> score", from_position))
+    print(line("seog, SGF text -> score", from_sgf))
+    print(line("GNU Go, loadsgf + final_status_list", theirs))
+    print(f"GNU Go / seog: {gnugo / statistics.median(from_position):.0f}x from the position, "
+          f"{gnugo / statistics.median(from_sgf):.0f}x from the SGF text")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
