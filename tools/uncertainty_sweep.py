@@ -1,0 +1,44 @@
+"""How many positions the uncertainty flag would mark, and how many of the wrong ones, for a range
+of margins: the evidence for the margin stored in a model.
+
+    python tools/uncertainty_sweep.py seog/models/default.npz ../shared/data/kgs-2017-q1 [more dev sets]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from seog.classifiers import model_file
+from seog.classifiers.status import decide
+from seog.datasets import devsets
+from seog.features.topology import analyze
+
+MARGINS = (0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.48, 0.49)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    model = model_file.load(argv[0])
+    wrong, closest = [], []
+    for folder in argv[1:]:
+        positions, _ = devsets.read(Path(folder))
+        for pos in positions:
+            statuses = decide(analyze(pos.board.grid), model)
+            wrong.append(any((pos.dead.flat[s.points].mean() > 0.5) == s.alive for s in statuses))
+            margins = [abs(s.p_alive - 0.5) for s in statuses if s.p_alive is not None]
+            closest.append(min(margins, default=0.5))
+    wrong, closest = np.array(wrong), np.array(closest)
+    print(f"{len(wrong)} positions, {int(wrong.sum())} with a wrong block")
+    for margin in MARGINS:
+        flagged = closest < margin
+        print(f"margin {margin:<5} flags {flagged.mean():6.1%} of positions, {flagged[wrong].mean():6.1%} of the wrong ones")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
