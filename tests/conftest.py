@@ -27,3 +27,13 @@ def shared_dir(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"../shared/data/{name} is not here")
     return path
+
+
+@pytest.fixture
+def one_torch_thread():
+    """Tiny nets train fastest on one thread, and the machine is shared."""
+    import torch
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)

@@ -13,15 +13,7 @@ from seog.features import vector
 from seog.features.scaling import Scaler
 from seog.features.topology import analyze
 
-
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    """Tiny nets train fastest on one thread, and the machine is shared."""
-    import torch
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 # Four lone groups in open space, none settled by the static pass: a corner stone (2 liberties),
 # a stone on the edge (3), a three-stone wall on the edge (5) and a two-stone group in the centre (6).

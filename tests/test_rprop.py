@@ -5,15 +5,7 @@ import torch
 
 from seog.classifiers.rprop import IRpropPlus, Rprop, Sarprop, make_optimizer
 
-
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    """Tiny nets train fastest on one thread, and the machine is shared."""
-    import torch
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def run(opt, weight, grads, errors):
