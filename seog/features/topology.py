@@ -17,6 +17,7 @@ Vocabulary (as in the study):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 from scipy import ndimage
@@ -261,8 +262,13 @@ def _cers(grid: np.ndarray, color: int, block_of: np.ndarray, blocks: list[Block
 # one-point border that is never in a set, so shifts need no bounds checks and the frame can
 # stand for the virtual points just off the board.
 
-EIGHT_IN_PLANE = np.zeros((3, 3, 3), dtype=bool)
-EIGHT_IN_PLANE[1] = True
+EIGHT = np.ones((3, 3), dtype=bool)
+
+
+@cache
+def _ring(w: int) -> np.ndarray:
+    """Flat offsets of the 8 neighbours of a point, row stride ``w``."""
+    return np.array([dr * w + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc])
 
 
 def stack(labels: np.ndarray, n: int) -> np.ndarray:
@@ -301,14 +307,64 @@ def perimeters(sets: np.ndarray) -> np.ndarray:
     return count(dilate(sets) & ~sets)
 
 
-def _neighbours4(sets: np.ndarray) -> np.ndarray:
-    m = sets.astype(np.int8)
-    out = np.zeros_like(m)
-    out[:, 1:, :] += m[:, :-1, :]
-    out[:, :-1, :] += m[:, 1:, :]
-    out[:, :, 1:] += m[:, :, :-1]
-    out[:, :, :-1] += m[:, :, 1:]
-    return out
+def _gain(flat: np.ndarray, w: int) -> np.ndarray:
+    """Per point of a flat stack of framed sets (row stride ``w``): 4-neighbours in the set minus
+    full 2x2 squares through it, minus one (int8). Right only on set points, which never touch
+    another layer since the frame is empty."""
+    m = flat.view(np.int8)
+    gain = np.full(flat.shape, -1, dtype=np.int8)
+    for d in (1, w):
+        gain[d:] += m[:-d]
+        gain[:-d] += m[d:]
+    full = _squares(flat, w).view(np.int8)
+    for lo in (0, 1, w, w + 1):
+        gain[lo:lo + len(full)] -= full
+    return gain
+
+
+def _squares(flat: np.ndarray, w: int) -> np.ndarray:
+    """Full 2x2 squares of a flat stack, by their top-left point (length ``len(flat) - w - 1``)."""
+    return flat[:-w - 1] & flat[1:-w] & flat[w:-1] & flat[w + 1:]
+
+
+def _hole_free(flat: np.ndarray, k: int, w: int) -> np.ndarray:
+    """Which of ``k`` 4-connected framed sets (a flat stack) have no hole: their Euler number
+    (points minus adjacent pairs plus full 2x2 squares) is one."""
+    terms = flat.astype(np.int16)
+    terms[:-1] -= flat[:-1] & flat[1:]
+    terms[:-w] -= flat[:-w] & flat[w:]
+    terms[:-w - 1] += _squares(flat, w)
+    return terms.reshape(k, -1).sum(axis=1) == 1
+
+
+def _splits(sets: np.ndarray, connected: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(layer, flat in-layer index) of every split point of a stack (see ``split_mask``).
+
+    A candidate of a set without holes touches only the one outside background piece, so it
+    splits; only sets that may have holes (all of them unless ``connected`` says each set is
+    4-connected, when the Euler number tells) get their background labelled.
+    """
+    k_all, h, w = sets.shape
+    flat = np.ascontiguousarray(sets).reshape(-1)
+    gain = _gain(flat, w)
+    k, p = np.divmod(np.flatnonzero(flat & (gain >= 1)), h * w)
+    if len(k) == 0:
+        return k, p
+    sure = _hole_free(flat, k_all, w) if connected else np.zeros(k_all, dtype=bool)
+    doubt = ~sure[k]
+    if not doubt.any():
+        return k, p
+    marked = np.bincount(k[doubt], minlength=k_all) > 0
+    layers, local = np.flatnonzero(marked), (np.cumsum(marked) - 1)[k[doubt]]
+    # layers stacked as one tall image: frames of neighbouring layers may merge, which never
+    # joins two background pieces of one layer
+    background, _ = ndimage.label(~sets[layers].reshape(-1, w), EIGHT)
+    around = background.reshape(-1)[(local * (h * w) + p[doubt])[:, None] + _ring(w)]
+    around.sort(axis=1)
+    distinct = 1 + np.count_nonzero(around[:, 1:] != around[:, :-1], axis=1) - (around[:, 0] == 0)
+    keep = np.ones(len(k), dtype=bool)
+    keep[doubt] = distinct <= gain[k[doubt] * (h * w) + p[doubt]]
+    return k[keep], p[keep]
 
 
 def split_mask(sets: np.ndarray) -> np.ndarray:
@@ -320,31 +376,17 @@ def split_mask(sets: np.ndarray) -> np.ndarray:
     pieces grows iff ``n4 - squares - 1 >= m``. Only sets with a candidate get the background
     labelled (one ``ndimage.label`` call for all of them).
     """
-    if len(sets) == 0:
-        return np.zeros_like(sets)
-    full = sets[:, :-1, :-1] & sets[:, 1:, :-1] & sets[:, :-1, 1:] & sets[:, 1:, 1:]
-    squares = np.zeros(sets.shape, dtype=np.int8)
-    squares[:, :-1, :-1] += full
-    squares[:, 1:, :-1] += full
-    squares[:, :-1, 1:] += full
-    squares[:, 1:, 1:] += full
-    gain = _neighbours4(sets) - squares - 1
-    cand = sets & (gain >= 1)
     out = np.zeros_like(sets)
-    layers = np.flatnonzero(cand.reshape(len(sets), -1).any(axis=1))
-    if len(layers) == 0:
-        return out
-    background, _ = ndimage.label(~sets[layers], EIGHT_IN_PLANE)
-    k, r, c = np.nonzero(cand[layers])
-    around = np.stack([background[k, r + dr, c + dc] for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                       if dr or dc], axis=1)
-    around.sort(axis=1)
-    distinct = ((around[:, 1:] != around[:, :-1]) & (around[:, 1:] > 0)).sum(axis=1) + (around[:, 0] > 0)
-    hit = distinct <= gain[layers][k, r, c]
-    out[layers[k[hit]], r[hit], c[hit]] = True
+    if len(sets):
+        k, p = _splits(sets)
+        out.reshape(len(sets), -1)[k, p] = True
     return out
 
 
-def split_points(sets: np.ndarray) -> np.ndarray:
-    """Number of split points of each set of a stack (see ``split_mask``)."""
-    return count(split_mask(sets))
+def split_points(sets: np.ndarray, connected: bool = False) -> np.ndarray:
+    """Number of split points of each set of a stack (see ``split_mask``); ``connected`` promises
+    that every set is 4-connected, which spares labelling the hole-free ones."""
+    if len(sets) == 0:
+        return np.zeros(0, dtype=np.int64)
+    k, _ = _splits(sets, connected)
+    return np.bincount(k, minlength=len(sets))

@@ -410,7 +410,7 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     c_perim = perimeters(C)
     is_eye = cer_sum(stones[BLACK] | stones[WHITE]) == 0
     c_split = np.zeros(n_cers, dtype=np.int64)
-    c_split[is_eye] = split_points(C[is_eye])
+    c_split[is_eye] = split_points(C[is_eye], connected=True)  # a CER is 4-connected
     c_empty = cer_sum(empty).astype(np.int64)
     c_power = cer_sum(frame(infl).ravel() * empty) * c_color  # summed over empty points
     own_cer = (cer_overlap(d1_pairs) > 0) & (colors[:, None] == c_color[None, :])
