@@ -15,6 +15,8 @@ Two functions, both returning an int/float (size, size) map, positive where Blac
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from scipy import ndimage
 
@@ -26,77 +28,102 @@ TERRITORY = (5, 21)   # Bouzy's 5/21 territory (chain_estimated_adj_terr, terr_*
 PATTERN = (4.0, 3.0, 2.0, 1.0)
 
 
-def _framed(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Flat int32 values framed by a zero border, the on-board mask, the on-board degree, the row stride."""
-    n = grid.shape[0]
+# Packed points: ``4 * magnitude + state`` in one int32 flat framed array. One pass is a handful
+# of whole-array operations: each point's packed value picks a code (its state, scaled), the four
+# neighbours' codes are summed and the point's own packed value added, and a per-pass table turns
+# that key into the point's next packed value.
+ZERO, NEG, POS, FRAME = 0, 1, 2, 3
+_SIGN = np.array([0, -1, 1, 0], dtype=np.int32)
+_DILATE_CODE = np.array([0, 5, 1, 0])    # positive 1, negative 5, frame nothing (sums < 25)
+_ERODE_CODE = np.array([0, 5, 1, 25])    # ... and frame 25, to know the degree (sums <= 100)
+
+
+def _changes() -> tuple[np.ndarray, np.ndarray]:
+    """(growth, loss) of the packed value, indexed by (neighbour code sum, own state)."""
+    total = np.arange(101)[:, None]
+    st = np.arange(4)[None, :]
+    frames, pos, neg = total // 25, total % 5, total % 25 // 5
+    # dilation: a point no opposing neighbour touches gains its own-sign neighbours
+    grow = np.where((st == POS) & (neg == 0), 4 * pos, 0)
+    grow = np.where((st == NEG) & (pos == 0), 4 * neg, grow)
+    grow = np.where((st == ZERO) & (neg == 0) & (pos > 0), 4 * pos + POS, grow)
+    grow = np.where((st == ZERO) & (pos == 0) & (neg > 0), 4 * neg + NEG, grow)
+    # erosion: a signed point loses its on-board neighbours not of its sign
+    against = np.where(st == POS, 4 - frames - pos, np.where(st == NEG, 4 - frames - neg, 0))
+    return grow, 4 * against
+
+
+@lru_cache(maxsize=8)
+def _tables(limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(dilation code, dilation table, erosion code, erosion table) for magnitudes up to ``limit``.
+
+    A key is ``code sum of the four neighbours + own packed value``; codes are scaled by the
+    number of packed values so that the two parts never mix.
+    """
+    span = 4 * (limit + 1)
+    own = np.arange(span)
+    grow, loss = _changes()
+    sums = np.arange(101)[:, None]
+    dilated = own[None, :] + grow[sums, own[None, :] & 3]
+    eroded = own[None, :] - loss[sums, own[None, :] & 3]
+    eroded = np.where(eroded >= 4, eroded, ZERO)  # magnitude used up: the point becomes ZERO
+    as_table = lambda t: t.reshape(-1).astype(np.int32)  # noqa: E731
+    code = lambda c: (c[own & 3] * span).astype(np.int32)  # noqa: E731
+    return code(_DILATE_CODE), as_table(dilated[:25]), code(_ERODE_CODE), as_table(eroded)
+
+
+def _pack(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """A (size, size) int map as packed points framed by FRAME points, and the row stride."""
+    n = values.shape[0]
     w = n + 2
-    values = np.zeros((w, w), dtype=np.int32)
-    values[1:-1, 1:-1] = grid
-    board = np.zeros((w, w), dtype=bool)
-    board[1:-1, 1:-1] = True
-    degree = np.zeros((w, w), dtype=np.int32)
-    degree[1:-1, 1:-1] = 4
-    degree[1, 1:-1] -= 1
-    degree[-2, 1:-1] -= 1
-    degree[1:-1, 1] -= 1
-    degree[1:-1, -2] -= 1
-    return values.ravel() * STONE, board.ravel(), degree.ravel(), w
+    packed = np.full((w, w), 4 + FRAME, dtype=np.int32)
+    inner = np.asarray(values, dtype=np.int32)
+    packed[1:-1, 1:-1] = 4 * np.abs(inner) + np.where(inner > 0, POS, np.where(inner < 0, NEG, ZERO))
+    return packed.ravel(), w
 
 
-_CODE = np.array([16, 0, 1], dtype=np.int32)  # sign -1, 0, +1 -> packed (negative << 4) | positive
+def _unpack(packed: np.ndarray, w: int) -> np.ndarray:
+    grid = packed.reshape(w, w)[1:-1, 1:-1]
+    return _SIGN[grid & 3] * (grid >> 2)
 
 
-def _counts(sign: np.ndarray, w: int) -> tuple[np.ndarray, np.ndarray]:
-    """Positive and negative 4-neighbours of every framed point (frame points count as zero)."""
-    code = _CODE[sign + 1]
-    total = np.zeros_like(code)
-    total[w:-w] = code[w - 1:-w - 1] + code[w + 1:-w + 1] + code[:-2 * w] + code[2 * w:]
-    return total & 15, total >> 4
+def _step(packed: np.ndarray, w: int, code: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """One pass over the points off the top and bottom frame rows (those never change)."""
+    c = code[packed]
+    out = packed.copy()
+    out[w:-w] = table[c[w - 1:-w - 1] + c[w + 1:-w + 1] + c[:-2 * w] + c[2 * w:] + packed[w:-w]]
+    return out
 
 
-def _dilate(values, board, w):
-    sign = np.sign(values)
-    npos, nneg = _counts(sign, w)
-    grow = (sign >= 0) & (nneg == 0) & board
-    shrink = (sign <= 0) & (npos == 0) & board
-    return values + npos * grow - nneg * shrink
-
-
-def _erode(values, degree, w):
-    sign = np.sign(values)
-    npos, nneg = _counts(sign, w)
-    against = degree - np.where(sign > 0, npos, nneg)
-    return sign * np.maximum(np.abs(values) - against, 0)
-
-
-def _unframe(values: np.ndarray, w: int) -> np.ndarray:
-    return values.reshape(w, w)[1:-1, 1:-1].copy()
+def _passes(values: np.ndarray, dilations: int, erosions: int):
+    """Packed maps after each of the erosions (after the dilations), as a generator."""
+    values = np.asarray(values, dtype=np.int32)
+    limit = int(np.abs(values).max(initial=0)) + 4 * dilations
+    dilate_code, grow, erode_code, erode = _tables(limit)
+    packed, w = _pack(values)
+    for _ in range(dilations):
+        packed = _step(packed, w, dilate_code, grow)
+    yield packed, w
+    for _ in range(erosions):
+        packed = _step(packed, w, erode_code, erode)
+        yield packed, w
 
 
 def dilate(values: np.ndarray) -> np.ndarray:
     """One Zobrist dilation: a point with no opposing neighbour (and not itself of the other
     sign) gains one per neighbour of its sign."""
-    framed, board, _, w = _framed(np.asarray(values))
-    framed //= STONE  # _framed scales stones; undo for arbitrary values
-    return _unframe(_dilate(framed, board, w), w)
+    return _unpack(*list(_passes(values, 1, 0))[-1])
 
 
 def erode(values: np.ndarray) -> np.ndarray:
     """One Zobrist erosion: a non-zero point moves toward zero by the number of on-board
     neighbours not of its sign, stopping at zero."""
-    framed, _, degree, w = _framed(np.asarray(values))
-    framed //= STONE
-    return _unframe(_erode(framed, degree, w), w)
+    return _unpack(*list(_passes(values, 0, 1))[-1])
 
 
 def zobrist(grid: np.ndarray, dilations: int, erosions: int) -> np.ndarray:
     """The influence map after ``dilations`` dilations then ``erosions`` erosions (int32)."""
-    values, board, degree, w = _framed(np.asarray(grid))
-    for _ in range(dilations):
-        values = _dilate(values, board, w)
-    for _ in range(erosions):
-        values = _erode(values, degree, w)
-    return _unframe(values, w)
+    return _unpack(*list(_passes(np.asarray(grid, dtype=np.int32) * STONE, dilations, erosions))[-1])
 
 
 def influence_and_territory(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -105,15 +132,8 @@ def influence_and_territory(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (d1, e1), (d2, e2) = INFLUENCE, TERRITORY
     if d1 != d2 or e2 < e1:
         return zobrist(grid, *INFLUENCE), zobrist(grid, *TERRITORY)
-    values, board, degree, w = _framed(np.asarray(grid))
-    for _ in range(d1):
-        values = _dilate(values, board, w)
-    for _ in range(e1):
-        values = _erode(values, degree, w)
-    terr = values
-    for _ in range(e2 - e1):
-        terr = _erode(terr, degree, w)
-    return _unframe(values, w), _unframe(terr, w)
+    maps = list(_passes(np.asarray(grid, dtype=np.int32) * STONE, d1, e2))
+    return _unpack(*maps[e1]), _unpack(*maps[e2])
 
 
 def influence(grid: np.ndarray) -> np.ndarray:
