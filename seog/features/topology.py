@@ -332,9 +332,11 @@ def _squares(flat: np.ndarray, w: int) -> np.ndarray:
     return flat[:-w - 1] & flat[1:-w] & flat[w:-1] & flat[w + 1:]
 
 
-def _hole_free(flat: np.ndarray, k: int, w: int) -> np.ndarray:
-    """Which of ``k`` 4-connected framed sets (a flat stack) have no hole: their Euler number
-    (points minus adjacent pairs plus full 2x2 squares) is one."""
+def hole_free(sets: np.ndarray) -> np.ndarray:
+    """Which sets of a stack of 4-connected sets have no hole: their Euler number (points minus
+    adjacent pairs plus full 2x2 squares) is one."""
+    k, _, w = sets.shape
+    flat = np.ascontiguousarray(sets).reshape(-1)
     terms = flat.astype(np.int16)
     terms[:-1] -= flat[:-1] & flat[1:]
     terms[:-w] -= flat[:-w] & flat[w:]
@@ -342,12 +344,11 @@ def _hole_free(flat: np.ndarray, k: int, w: int) -> np.ndarray:
     return terms.reshape(k, -1).sum(axis=1) == 1
 
 
-def _splits(sets: np.ndarray, connected: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def _splits(sets: np.ndarray, sure=None) -> tuple[np.ndarray, np.ndarray]:
     """(layer, flat in-layer index) of every split point of a stack (see ``split_mask``).
 
     A candidate of a set without holes touches only the one outside background piece, so it
-    splits; only sets that may have holes (all of them unless ``connected`` says each set is
-    4-connected, when the Euler number tells) get their background labelled.
+    splits; only sets not ``sure`` to be hole-free get their background labelled.
     """
     k_all, h, w = sets.shape
     flat = np.ascontiguousarray(sets).reshape(-1)
@@ -355,8 +356,7 @@ def _splits(sets: np.ndarray, connected: bool = False) -> tuple[np.ndarray, np.n
     k, p = np.divmod(np.flatnonzero(flat & (gain >= 1)), h * w)
     if len(k) == 0:
         return k, p
-    sure = _hole_free(flat, k_all, w) if connected else np.zeros(k_all, dtype=bool)
-    doubt = ~sure[k]
+    doubt = np.ones(len(k), dtype=bool) if sure is None else ~np.asarray(sure, dtype=bool)[k]
     if not doubt.any():
         return k, p
     marked = np.bincount(k[doubt], minlength=k_all) > 0
@@ -388,10 +388,10 @@ def split_mask(sets: np.ndarray) -> np.ndarray:
     return out
 
 
-def split_points(sets: np.ndarray, connected: bool = False) -> np.ndarray:
-    """Number of split points of each set of a stack (see ``split_mask``); ``connected`` promises
-    that every set is 4-connected, which spares labelling the hole-free ones."""
+def split_points(sets: np.ndarray, hole_free=None) -> np.ndarray:
+    """Number of split points of each set of a stack (see ``split_mask``). ``hole_free`` (one
+    bool per set) marks sets known to have no hole, which spares labelling their background."""
     if len(sets) == 0:
         return np.zeros(0, dtype=np.int64)
-    k, _ = _splits(sets, connected)
+    k, _ = _splits(sets, hole_free)
     return np.bincount(k, minlength=len(sets))

@@ -25,7 +25,17 @@ from scipy import ndimage
 from seog.features.coords import BLACK, WHITE
 from seog.features.influence import influence_and_territory
 from seog.features.scaling import Scaler  # noqa: F401  (re-exported: fitted on SET_A/SET_B rows)
-from seog.features.topology import FOUR, Topology, count, dilate, frame, perimeters, split_points, stack
+from seog.features.topology import (
+    FOUR,
+    Topology,
+    count,
+    dilate,
+    frame,
+    hole_free,
+    perimeters,
+    split_points,
+    stack,
+)
 
 
 @dataclass(frozen=True)
@@ -409,8 +419,9 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     c_size = cer_sum(None).astype(np.int64)
     c_perim = perimeters(C)
     is_eye = cer_sum(stones[BLACK] | stones[WHITE]) == 0
+    c_whole = hole_free(C)  # a CER is 4-connected, so its Euler number tells
     c_split = np.zeros(n_cers, dtype=np.int64)
-    c_split[is_eye] = split_points(C[is_eye], connected=True)  # a CER is 4-connected
+    c_split[is_eye] = split_points(C[is_eye], c_whole[is_eye])
     c_empty = cer_sum(empty).astype(np.int64)
     c_power = cer_sum(frame(infl).ravel() * empty) * c_color  # summed over empty points
     own_cer = (cer_overlap(d1_pairs) > 0) & (colors[:, None] == c_color[None, :])
@@ -427,7 +438,8 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     pacer_acc_perim = np.bincount(pb, perimeters(acc), minlength=nb)
     pacer_int_size = np.bincount(pb, c_size[pk] - acc_size, minlength=nb)
     pacer_int_perim = np.bincount(pb, perimeters(inner_pts), minlength=nb)
-    pacer_int_split = np.bincount(pb, split_points(inner_pts), minlength=nb)
+    # taking a bordering block's liberties out of a hole-free region leaves it hole-free
+    pacer_int_split = np.bincount(pb, split_points(inner_pts, c_whole[pk]), minlength=nb)
     pacer_pts = np.bincount(pb, c_empty[pk], minlength=nb)
     pacer_power = np.bincount(pb, c_power[pk], minlength=nb) / np.maximum(pacer_pts, 1)
 
