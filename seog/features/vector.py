@@ -310,6 +310,11 @@ def _move_maps(grid, block_of, lib_flat, libs, colors):
     return out
 
 
+def _links(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Boolean matrix product as counts (float32, exact at these sizes: one BLAS call)."""
+    return a.astype(np.float32) @ b.astype(np.float32)
+
+
 def _pick(mask: np.ndarray, rank: np.ndarray, order: np.ndarray, k: int) -> np.ndarray:
     """Per row of a (B, B) mask, the ids of the k columns of lowest rank (-1 when fewer)."""
     b = mask.shape[1]
@@ -388,8 +393,11 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     # -- chains
     order = np.argsort(chain_of, kind="stable")
     starts = np.searchsorted(chain_of[order], np.arange(n_chains))
-    chain_lib_count = np.add.reduceat(lib[order].astype(np.int16), starts, axis=0)
-    chain_stones = np.add.reduceat(S[order].astype(np.int16), starts, axis=0) > 0
+    # per chain and point: how many of its blocks have the point as a liberty; the chain's stones
+    chain_lib_count = np.bincount(chain_of[lib_pairs.k] * (w * w) + lib_pairs.p,
+                                  minlength=n_chains * w * w).reshape(n_chains, w * w)
+    chain_lab = np.concatenate([[0], chain_of + 1])[block_lab]
+    chain_stones = chain_lab[None, :] == np.arange(1, n_chains + 1)[:, None]
     chain_lib = chain_lib_count > 0
     chain_conn = np.count_nonzero(lib & (chain_lib_count[chain_of] >= 2), axis=1)
     chain_colors = colors[order[starts]]
@@ -494,8 +502,7 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     weak_lib = _pick(shares[:, chain_of].T > 0, weak_rank, weak_order, 1)[:, 0]
     region_lab = frame(topology.region_of).ravel()
     region_adj = overlap(d1_pairs, region_lab, len(topology.regions)) > 0
-    friends = ((region_adj.astype(np.int32) @ region_adj.T.astype(np.int32)) > 0) | \
-        ((adjacent.astype(np.int32) @ adjacent.astype(np.int32)) > 0)
+    friends = (_links(region_adj, region_adj.T) > 0) | (_links(adjacent, adjacent) > 0)
     friends &= same
     np.fill_diagonal(friends, False)
     friend = _pick(friends, strong_rank, strong_order, 1)[:, 0]
