@@ -303,7 +303,13 @@ def count(sets: np.ndarray) -> np.ndarray:
     """Number of points in each set of a stack."""
     if len(sets) == 0:
         return np.zeros(0, dtype=np.int64)
-    return np.count_nonzero(sets.reshape(len(sets), -1), axis=1)
+    return rowcount(sets.reshape(len(sets), -1))
+
+
+def rowcount(rows: np.ndarray) -> np.ndarray:
+    """True values in each row of a 2-D bool array (int64): a uint16 sum of the bytes, about
+    twice as fast as ``count_nonzero(axis=1)`` at these sizes (rows hold fewer than 65,536)."""
+    return np.add.reduce(rows.view(np.uint8), axis=1, dtype=np.uint16).astype(np.int64)
 
 
 def perimeters(sets: np.ndarray) -> np.ndarray:

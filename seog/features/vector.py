@@ -33,6 +33,7 @@ from seog.features.topology import (
     frame,
     hole_free,
     perimeters,
+    rowcount,
     split_points,
     stack,
 )
@@ -280,7 +281,7 @@ def _touching(block_lab: np.ndarray, nb: int, w: int) -> Pairs:
 
 def _hits(sets: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Points of each set that are in a flat mask."""
-    return np.count_nonzero(sets & mask[None, :], axis=1)
+    return rowcount(sets & mask[None, :])
 
 
 def _move_maps(grid, block_of, lib_flat, libs, colors):
@@ -380,9 +381,9 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     lib2 = dilate(lib3d) & empty.reshape(w, w) & ~lib3d
     lib3 = dilate(lib2) & empty.reshape(w, w) & ~lib3d & ~lib2
     S, D1, lib = _flat(S), _flat(D1), _flat(lib3d)
-    libs = np.count_nonzero(lib, axis=1)
-    size = np.count_nonzero(S, axis=1)
-    perim = np.count_nonzero(D1 & ~S, axis=1)
+    libs = rowcount(lib)
+    size = rowcount(S)
+    perim = rowcount(D1 & ~S)
     d1_pairs, lib_pairs = _touching(block_lab, nb, w), Pairs(lib)  # d1_pairs: only "> 0" asked
     adjacent = (overlap(d1_pairs, block_lab, nb) > 0) & ~same
     lib_any = {c: lib[colors == c].any(axis=0) for c in (BLACK, WHITE)}
@@ -414,13 +415,13 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     chain_lab = np.concatenate([[0], chain_of + 1])[block_lab]
     chain_stones = chain_lab[None, :] == np.arange(1, n_chains + 1)[:, None]
     chain_lib = chain_lib_count > 0
-    chain_conn = np.count_nonzero(lib & (chain_lib_count[chain_of] >= 2), axis=1)
+    chain_conn = rowcount(lib & (chain_lib_count[chain_of] >= 2))
     chain_colors = colors[order[starts]]
     ch_blocks = np.bincount(chain_of, minlength=n_chains)
-    ch_size = np.count_nonzero(chain_stones, axis=1)
+    ch_size = rowcount(chain_stones)
     ch_perim = perimeters(chain_stones.reshape(n_chains, w, w))
-    ch_libs = np.count_nonzero(chain_lib, axis=1)
-    ch_split = np.count_nonzero(chain_lib_count >= 2, axis=1)
+    ch_libs = rowcount(chain_lib)
+    ch_split = rowcount(chain_lib_count >= 2)
     ch_ext = np.where(chain_colors == BLACK, _hits(chain_lib, lib_any[WHITE]), _hits(chain_lib, lib_any[BLACK]))
 
     # -- regions enclosed by a colour (CERs), both colours in one index space (black's first)
