@@ -271,12 +271,17 @@ class Pairs:
         self.n, self.k, self.p = n, k, p
 
 
-def _touching(block_lab: np.ndarray, nb: int, w: int) -> Pairs:
+def _stones(block_lab: np.ndarray, nb: int) -> Pairs:
+    """(block, point) pairs of every stone, from the framed flat block labels."""
+    points = np.flatnonzero(block_lab)
+    return Pairs(n=nb, k=block_lab[points] - 1, p=points)
+
+
+def _touching(stones: Pairs, w: int) -> Pairs:
     """(block, point) pairs of each block's stones and their 4-neighbours, repeats included:
     the points of the dilated blocks, without scanning the whole stack."""
-    stones = np.flatnonzero(block_lab)
-    points = (stones[None, :] + np.array([0, -1, 1, -w, w])[:, None]).ravel()
-    return Pairs(n=nb, k=np.tile(block_lab[stones] - 1, 5), p=points)
+    points = (stones.p[None, :] + np.array([0, -1, 1, -w, w])[:, None]).ravel()
+    return Pairs(n=stones.n, k=np.tile(stones.k, 5), p=points)
 
 
 def _hits(sets: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -384,7 +389,8 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     libs = rowcount(lib)
     size = rowcount(S)
     perim = rowcount(D1 & ~S)
-    d1_pairs, lib_pairs = _touching(block_lab, nb, w), Pairs(lib)  # d1_pairs: only "> 0" asked
+    stone_pairs = _stones(block_lab, nb)
+    d1_pairs, lib_pairs = _touching(stone_pairs, w), Pairs(lib)  # d1_pairs: only "> 0" asked
     adjacent = (overlap(d1_pairs, block_lab, nb) > 0) & ~same
     lib_any = {c: lib[colors == c].any(axis=0) for c in (BLACK, WHITE)}
     moves = _move_maps(grid, topology.block_of, lib, libs, colors)
@@ -400,8 +406,10 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     cy = np.bincount(flat_labels[on] - 1, weights=rows[on], minlength=nb) / size
     cx = np.bincount(flat_labels[on] - 1, weights=cols[on], minlength=nb) / size
     cm_x, cm_y = np.minimum(cx, n - 1 - cx), np.minimum(cy, n - 1 - cy)
-    S3 = S.reshape(nb, w, w)
-    any_r, any_c = S3.any(axis=2), S3.any(axis=1)
+    # rows and columns each block occupies, from its stones (cheaper than scanning the stack)
+    row, col = np.divmod(stone_pairs.p, w)
+    any_r = np.bincount(stone_pairs.k * w + row, minlength=nb * w).reshape(nb, w) > 0
+    any_c = np.bincount(stone_pairs.k * w + col, minlength=nb * w).reshape(nb, w) > 0
     height = w - np.argmax(any_r[:, ::-1], axis=1) - np.argmax(any_r, axis=1)
     width = w - np.argmax(any_c[:, ::-1], axis=1) - np.argmax(any_c, axis=1)
     bb_square = height * width
