@@ -392,7 +392,7 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     stone_pairs = _stones(block_lab, nb)
     d1_pairs, lib_pairs = _touching(stone_pairs, w), Pairs(lib)  # d1_pairs: only "> 0" asked
     adjacent = (overlap(d1_pairs, block_lab, nb) > 0) & ~same
-    lib_any = {c: lib[colors == c].any(axis=0) for c in (BLACK, WHITE)}
+    lib_any = {c: np.bincount(lib_pairs.p[colors[lib_pairs.k] == c], minlength=w * w) > 0 for c in (BLACK, WHITE)}
     moves = _move_maps(grid, topology.block_of, lib, libs, colors)
     by_opp = lambda k: np.where(colors == BLACK, _hits(lib, moves[WHITE][k]), _hits(lib, moves[BLACK][k]))  # noqa: E731
     protected = by_opp(0)
@@ -518,8 +518,9 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     # liberties of one colour's chains never overlap, so each colour's chain liberties form a label map
     chain_lib_lab = {}
     for c in (BLACK, WHITE):
-        mine = chain_lib & (chain_colors == c)[:, None]
-        chain_lib_lab[c] = np.where(mine.any(axis=0), np.argmax(mine, axis=0) + 1, 0)
+        mine = colors[lib_pairs.k] == c
+        chain_lib_lab[c] = np.zeros(w * w, dtype=np.intp)
+        chain_lib_lab[c][lib_pairs.p[mine]] = chain_of[lib_pairs.k[mine]] + 1
     # shares[o, k]: liberties block o shares with chain k (k of the other colour)
     shares = np.where((colors == BLACK)[:, None], overlap(lib_pairs, chain_lib_lab[WHITE], n_chains),
                       overlap(lib_pairs, chain_lib_lab[BLACK], n_chains))
