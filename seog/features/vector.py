@@ -459,7 +459,8 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     own_cer = (cer_overlap(d1_pairs) > 0) & (colors[:, None] == c_color[None, :])
     lib_in_cer = cer_overlap(lib_pairs)
     eyes = own_cer & is_eye
-    eye_stats = np.stack([eyes.sum(axis=1), eyes @ c_size, eyes @ c_perim, eyes @ c_split], axis=1)
+    eye_table = np.column_stack([np.ones(n_cers), c_size, c_perim, c_split])  # count, points, perimeter, splits
+    eye_stats = eyes.astype(np.float64) @ eye_table
 
     pacer = own_cer & ~is_eye & (lib_in_cer > 0)
     pb, pk = np.nonzero(pacer)
@@ -481,8 +482,7 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
 
     chain_cer = np.add.reduceat(own_cer[order].astype(np.int16), starts, axis=0) > 0
     chain_eyes = chain_cer & is_eye
-    ch_eye_stats = np.stack([chain_eyes.sum(axis=1), chain_eyes @ c_size, chain_eyes @ c_perim,
-                             chain_eyes @ c_split], axis=1)
+    ch_eye_stats = chain_eyes.astype(np.float64) @ eye_table
     ch_pacer = chain_cer & ~is_eye & (cer_overlap(chain_lib) > 0)
     ch_pacer_stats = []
     for limit in (5, 9):
