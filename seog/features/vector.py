@@ -240,6 +240,8 @@ def _table(topology: Topology, power) -> Table:
     return table
 
 
+FOUR_IN_PLANE = np.stack([np.zeros_like(FOUR), FOUR, np.zeros_like(FOUR)])
+
 # ---- the computation -------------------------------------------------------------------------
 # Sets of points are rows of framed flat bool arrays (``topology.stack`` reshaped); relations
 # between sets and labelled objects are counted with ``overlap`` (bincount over the set points)
@@ -344,18 +346,6 @@ def _pick(mask: np.ndarray, rank: np.ndarray, order: np.ndarray, k: int) -> np.n
 def _side_by_side(columns: list, rows: int) -> np.ndarray:
     """Columns and blocks of columns joined into one float64 table (cheaper than column_stack)."""
     return np.concatenate([c.reshape(rows, -1) for c in columns], axis=1, dtype=np.float64)
-
-
-def _labels(*label_arrays) -> tuple[np.ndarray, list[int]]:
-    """Several (size, size) label arrays (1..n each) joined into one framed flat label array."""
-    out = np.zeros_like(label_arrays[0], dtype=np.int64)
-    offset, sizes = 0, []
-    for labels in label_arrays:
-        n = int(labels.max()) if labels.size else 0
-        out += np.where(labels > 0, labels + offset, 0)
-        offset += n
-        sizes.append(n)
-    return frame(out).ravel(), sizes
 
 
 def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
@@ -491,10 +481,11 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
         ch_pacer_stats += [small.sum(axis=1), (small @ c_power) / np.maximum(pts, 1)]
 
     # -- territory (Zobrist 5/21) next to the block and its chain
-    lb, _ = ndimage.label(terr > 0, FOUR)
-    lw, _ = ndimage.label(terr < 0, FOUR)
-    terr_lab, (t_black, t_white) = _labels(lb, lw)
-    n_terr = t_black + t_white
+    # both colours' territories in one labelling of two planes: black's labels come first
+    planes, n_terr = ndimage.label(np.stack([terr > 0, terr < 0]), FOUR_IN_PLANE)
+    t_black = int(planes[0].max())
+    t_white = n_terr - t_black
+    terr_lab = frame(planes[0] + planes[1]).ravel()
     t_color = np.concatenate([np.full(t_black, BLACK), np.full(t_white, WHITE)]).astype(np.int8)
     t_empty = np.bincount(terr_lab, weights=empty, minlength=n_terr + 1)[1:]
     t_libs = {c: np.bincount(terr_lab, weights=lib_any[c], minlength=n_terr + 1)[1:] for c in (BLACK, WHITE)}
