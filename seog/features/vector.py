@@ -309,23 +309,22 @@ def _move_maps(grid, block_of, lib_flat, libs, colors):
     nb_col = col_ext[nb_lab]
     nb_libs = libs_ext[nb_lab]
     lib_ext = np.concatenate([np.zeros((1, lib_flat.shape[1]), dtype=bool), lib_flat])
-    out = {}
-    for c in (BLACK, WHITE):
-        own = nb_col == c
-        capture = ((nb_col == -c) & (nb_libs == 1)).any(axis=1)
-        cand = (n_empty <= 1) & ~capture & (np.where(own, nb_libs, 0).max(axis=1) <= 2)
-        k = np.flatnonzero(cand)
-        atari = np.zeros(len(empty), dtype=bool)
-        suicide = np.zeros(len(empty), dtype=bool)
-        if len(k):
-            rows = lib_ext[np.where(own[k], nb_lab[k], 0)].any(axis=1)
-            rows[np.arange(len(k))[:, None], around[k]] |= nb_empty[k]
-            rows[np.arange(len(k)), points[k]] = False
-            after = rows.sum(axis=1)
-            atari[points[k[after <= 1]]] = True
-            suicide[points[k[after == 0]]] = True
-        out[c] = (atari, suicide)
-    return out
+    # both colours at once: axis 0 is (BLACK, WHITE)
+    c = np.array([BLACK, WHITE])[:, None, None]
+    own = nb_col == c
+    capture = ((nb_col == -c) & (nb_libs == 1)).any(axis=2)
+    cand = (n_empty <= 1) & ~capture & (np.where(own, nb_libs, 0).max(axis=2) <= 2)
+    ci, k = np.nonzero(cand)
+    atari = np.zeros((2, len(empty)), dtype=bool)
+    suicide = np.zeros((2, len(empty)), dtype=bool)
+    if len(k):
+        rows = lib_ext[np.where(own[ci, k], nb_lab[k], 0)].any(axis=1)
+        rows[np.arange(len(k))[:, None], around[k]] |= nb_empty[k]
+        rows[np.arange(len(k)), points[k]] = False
+        after = rowcount(rows)
+        atari[ci[after <= 1], points[k[after <= 1]]] = True
+        suicide[ci[after == 0], points[k[after == 0]]] = True
+    return {BLACK: (atari[0], suicide[0]), WHITE: (atari[1], suicide[1])}
 
 
 def _links(a: np.ndarray, b: np.ndarray) -> np.ndarray:
