@@ -472,7 +472,8 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     chain_cer = np.add.reduceat(own_cer[order].astype(np.int16), starts, axis=0) > 0
     chain_eyes = chain_cer & is_eye
     ch_eye_stats = chain_eyes.astype(np.float64) @ eye_table
-    ch_pacer = chain_cer & ~is_eye & (cer_overlap(chain_lib) > 0)
+    chain_lib_pairs = Pairs(n=n_chains, k=chain_of[lib_pairs.k], p=lib_pairs.p)  # repeats: only "> 0" asked
+    ch_pacer = chain_cer & ~is_eye & (cer_overlap(chain_lib_pairs) > 0)
     ch_pacer_stats = []
     for limit in (5, 9):
         small = ch_pacer & (c_size <= limit)
@@ -493,7 +494,7 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     touch = (overlap(d1_pairs, terr_lab, n_terr) > 0) & (colors[:, None] == t_color[None, :])
     terr_direct = (touch * overlap(lib_pairs, terr_lab, n_terr)).sum(axis=1)
     terr_friend, terr_opp = touch @ t_friend, touch @ t_opp
-    chain_d1 = _flat(dilate(chain_stones.reshape(n_chains, w, w)))
+    chain_d1 = Pairs(n=n_chains, k=chain_of[d1_pairs.k], p=d1_pairs.p)  # the dilated chains, repeats included
     ch_touch = (overlap(chain_d1, terr_lab, n_terr) > 0) & (chain_colors[:, None] == t_color[None, :])
     ch_terr = ch_touch @ t_empty
 
