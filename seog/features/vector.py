@@ -240,12 +240,15 @@ def _table(topology: Topology, power) -> Table:
     return table
 
 
+# 4-connectivity within each plane of a stack of planes, none across them (one label call for both colours)
 FOUR_IN_PLANE = np.stack([np.zeros_like(FOUR), FOUR, np.zeros_like(FOUR)])
 
 # ---- the computation -------------------------------------------------------------------------
 # Sets of points are rows of framed flat bool arrays (``topology.stack`` reshaped); relations
-# between sets and labelled objects are counted with ``overlap`` (bincount over the set points)
-# rather than matrix products, which are slower at these sizes and call threaded BLAS.
+# between sets and labelled objects are counted with ``overlap`` (bincount over (set, point)
+# pairs, taken from the stones and liberties where that spares a scan of a whole stack) rather
+# than products with the stacks; only small block-by-block or block-by-region tables are
+# multiplied, in float (exact for these counts). Per-call overhead, not data size, dominates.
 
 def _flat(sets: np.ndarray) -> np.ndarray:
     return sets.reshape(len(sets), -1)
