@@ -89,9 +89,9 @@ def _unpack(packed: np.ndarray, w: int) -> np.ndarray:
 
 def _step(packed: np.ndarray, w: int, code: np.ndarray, table: np.ndarray) -> np.ndarray:
     """One pass over the points off the top and bottom frame rows (those never change)."""
-    c = code[packed]
+    c = code.take(packed)  # .take: cheaper per call than fancy indexing at this size
     out = packed.copy()
-    out[w:-w] = table[c[w - 1:-w - 1] + c[w + 1:-w + 1] + c[:-2 * w] + c[2 * w:] + packed[w:-w]]
+    out[w:-w] = table.take(c[w - 1:-w - 1] + c[w + 1:-w + 1] + c[:-2 * w] + c[2 * w:] + packed[w:-w])
     return out
 
 
