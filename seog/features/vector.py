@@ -445,26 +445,36 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     is_eye = cer_sum(stones[BLACK] | stones[WHITE]) == 0
     c_whole = hole_free(C)  # a CER is 4-connected, so its Euler number tells
     c_split = np.zeros(n_cers, dtype=np.int64)
-    c_split[is_eye] = split_points(C[is_eye], c_whole[is_eye])
     c_empty = cer_sum(empty).astype(np.int64)
     c_power = cer_sum(frame(infl).ravel() * empty) * c_color  # summed over empty points
     own_cer = (cer_overlap(d1_pairs) > 0) & (colors[:, None] == c_color[None, :])
     lib_in_cer = cer_overlap(lib_pairs)
     eyes = own_cer & is_eye
-    eye_table = np.column_stack([np.ones(n_cers), c_size, c_perim, c_split])  # count, points, perimeter, splits
-    eye_stats = eyes.astype(np.float64) @ eye_table
 
     pacer = own_cer & ~is_eye & (lib_in_cer > 0)
     pb, pk = np.nonzero(pacer)
-    acc = lib3d[pb] & C[pk]
-    inner_pts = C[pk] & ~acc
+    # one stack holding the accessible parts (the block's liberties in the region), then the
+    # inner parts (the rest), so that one call measures the perimeters of both
+    m = len(pb)
+    parts = np.empty((2 * m, w, w), dtype=bool)
+    region = C[pk]
+    acc, inner_pts = parts[:m], parts[m:]
+    np.logical_and(lib3d[pb], region, out=acc)
+    np.greater(region, acc, out=inner_pts)  # region and not accessible
+    part_perim = perimeters(parts)
     acc_size = lib_in_cer[pb, pk]
     pacer_acc_size = np.bincount(pb, acc_size, minlength=nb)
-    pacer_acc_perim = np.bincount(pb, perimeters(acc), minlength=nb)
+    pacer_acc_perim = np.bincount(pb, part_perim[:m], minlength=nb)
     pacer_int_size = np.bincount(pb, c_size[pk] - acc_size, minlength=nb)
-    pacer_int_perim = np.bincount(pb, perimeters(inner_pts), minlength=nb)
+    pacer_int_perim = np.bincount(pb, part_perim[m:], minlength=nb)
+    # split points of the eyes and of the inner sets in one call (one background labelling);
     # taking a bordering block's liberties out of a hole-free region leaves it hole-free
-    pacer_int_split = np.bincount(pb, split_points(inner_pts, c_whole[pk]), minlength=nb)
+    n_eyes = int(is_eye.sum())
+    splits = split_points(np.concatenate([C[is_eye], inner_pts]), np.concatenate([c_whole[is_eye], c_whole[pk]]))
+    c_split[is_eye] = splits[:n_eyes]
+    pacer_int_split = np.bincount(pb, splits[n_eyes:], minlength=nb)
+    eye_table = np.column_stack([np.ones(n_cers), c_size, c_perim, c_split])  # count, points, perimeter, splits
+    eye_stats = eyes.astype(np.float64) @ eye_table
     pacer_pts = np.bincount(pb, c_empty[pk], minlength=nb)
     pacer_power = np.bincount(pb, c_power[pk], minlength=nb) / np.maximum(pacer_pts, 1)
 
