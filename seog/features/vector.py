@@ -386,7 +386,11 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     adjacent = (overlap(d1_pairs, block_lab, nb) > 0) & ~same
     lib_any = {c: np.bincount(lib_pairs.p[colors[lib_pairs.k] == c], minlength=w * w) > 0 for c in (BLACK, WHITE)}
     moves = _move_maps(grid, topology.block_of, lib, libs, colors)
-    by_opp = lambda k: np.where(colors == BLACK, _hits(lib, moves[WHITE][k]), _hits(lib, moves[BLACK][k]))  # noqa: E731
+    # per block, its liberties in a map of the opponent's moves: counted over the liberty pairs
+    lib_black = colors[lib_pairs.k] == BLACK
+    by_opp = lambda k: np.bincount(  # noqa: E731
+        lib_pairs.k, np.where(lib_black, moves[WHITE][k][lib_pairs.p], moves[BLACK][k][lib_pairs.p]),
+        minlength=nb).astype(np.int64)
     protected = by_opp(0)
     atari_libs = np.where(libs == 2, libs - by_opp(1), 0)
     near = _flat(dilate(D1.reshape(nb, w, w))) & ~S
@@ -415,7 +419,8 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     chain_lab = np.concatenate([[0], chain_of + 1])[block_lab]
     chain_stones = chain_lab[None, :] == np.arange(1, n_chains + 1)[:, None]
     chain_lib = chain_lib_count > 0
-    chain_conn = rowcount(lib & (chain_lib_count[chain_of] >= 2))
+    chain_conn = np.bincount(lib_pairs.k, chain_lib_count[chain_of[lib_pairs.k], lib_pairs.p] >= 2,
+                             minlength=nb).astype(np.int64)
     chain_colors = colors[order[starts]]
     ch_blocks = np.bincount(chain_of, minlength=n_chains)
     ch_size = rowcount(chain_stones)
