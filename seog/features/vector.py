@@ -272,7 +272,8 @@ class Pairs:
 
     def __init__(self, sets: np.ndarray | None = None, n: int = 0, k=None, p=None):
         if sets is not None:
-            n, (k, p) = len(sets), np.nonzero(sets)
+            # flatnonzero and divmod: several times faster than np.nonzero on a 2-D array
+            n, (k, p) = len(sets), np.divmod(np.flatnonzero(sets), sets.shape[1])
         self.n, self.k, self.p = n, k, p
 
 
@@ -317,7 +318,7 @@ def _move_maps(grid, block_of, lib_flat, libs, colors):
     own = nb_col == c
     capture = ((nb_col == -c) & (nb_libs == 1)).any(axis=2)
     cand = (n_empty <= 1) & ~capture & (np.where(own, nb_libs, 0).max(axis=2) <= 2)
-    ci, k = np.nonzero(cand)
+    ci, k = np.divmod(np.flatnonzero(cand), cand.shape[1])
     atari = np.zeros((2, len(empty)), dtype=bool)
     suicide = np.zeros((2, len(empty)), dtype=bool)
     if len(k):
@@ -457,7 +458,7 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     eyes = own_cer & is_eye
 
     pacer = own_cer & ~is_eye & (lib_in_cer > 0)
-    pb, pk = np.nonzero(pacer)
+    pb, pk = np.divmod(np.flatnonzero(pacer), pacer.shape[1])
     # one stack holding the accessible parts (the block's liberties in the region), then the
     # inner parts (the rest), so that one call measures the perimeters of both
     m = len(pb)
