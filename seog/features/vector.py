@@ -340,7 +340,8 @@ def _pick(mask: np.ndarray, rank: np.ndarray, order: np.ndarray, k: int) -> np.n
     keyed = np.where(mask, rank[None, :], b)
     if b < k:
         keyed = np.concatenate([keyed, np.full((len(mask), k - b), b)], axis=1)
-    best = np.sort(keyed, axis=1)[:, :k]
+    # the k smallest keys in order: a minimum or a partition, cheaper than a full sort
+    best = keyed.min(axis=1)[:, None] if k == 1 else np.partition(keyed, k - 1, axis=1)[:, :k]
     return np.where(best < b, order[np.minimum(best, b - 1)], -1)
 
 
@@ -395,14 +396,12 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     near = _flat(dilate(D1.reshape(nb, w, w))) & ~S
     black_near, white_near = _hits(near, stones[BLACK]), _hits(near, stones[WHITE])
     majority = np.where(colors == BLACK, black_near - white_near, white_near - black_near)
-    flat_labels = topology.block_of.ravel()
-    rows, cols = np.divmod(np.arange(n * n), n)
-    on = flat_labels > 0
-    cy = np.bincount(flat_labels[on] - 1, weights=rows[on], minlength=nb) / size
-    cx = np.bincount(flat_labels[on] - 1, weights=cols[on], minlength=nb) / size
+    # centres of mass from the stones (framed rows and columns, one more than on the board)
+    row, col = np.divmod(stone_pairs.p, w)
+    cy = np.bincount(stone_pairs.k, weights=row - 1, minlength=nb) / size
+    cx = np.bincount(stone_pairs.k, weights=col - 1, minlength=nb) / size
     cm_x, cm_y = np.minimum(cx, n - 1 - cx), np.minimum(cy, n - 1 - cy)
     # rows and columns each block occupies, from its stones (cheaper than scanning the stack)
-    row, col = np.divmod(stone_pairs.p, w)
     any_r = np.bincount(stone_pairs.k * w + row, minlength=nb * w).reshape(nb, w) > 0
     any_c = np.bincount(stone_pairs.k * w + col, minlength=nb * w).reshape(nb, w) > 0
     height = w - np.argmax(any_r[:, ::-1], axis=1) - np.argmax(any_r, axis=1)
