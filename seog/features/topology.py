@@ -372,7 +372,10 @@ def _splits(sets: np.ndarray, sure=None) -> tuple[np.ndarray, np.ndarray]:
     background, _ = ndimage.label(~sets[layers].reshape(-1, w), EIGHT)
     around = background.reshape(-1)[(local * (h * w) + p[doubt])[:, None] + _ring(w)]
     around.sort(axis=1)
-    distinct = 1 + np.count_nonzero(around[:, 1:] != around[:, :-1], axis=1) - (around[:, 0] == 0)
+    # distinct labels in each sorted ring, 0 (the set itself) not counted; a byte sum of the
+    # changes is cheaper than count_nonzero(axis=1)
+    changes = (around[:, 1:] != around[:, :-1]).view(np.uint8)
+    distinct = np.add.reduce(changes, axis=1, dtype=np.intp) + (around[:, 0] != 0)
     keep = np.ones(len(k), dtype=bool)
     keep[doubt] = distinct <= gain[k[doubt] * (h * w) + p[doubt]]
     return k[keep], p[keep]
