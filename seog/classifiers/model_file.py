@@ -86,16 +86,22 @@ def save(path, model: Model) -> Path:
     return path
 
 
-def load(path) -> Model:
-    """Read a model file written by ``save``; a clear ``ModelFileError`` for anything else."""
-    path = Path(path)
+def read_arrays(path, what: str, error: type[Exception]) -> dict[str, np.ndarray]:
+    """All arrays of an ``.npz`` file, read without unpickling anything; a missing file raises
+    FileNotFoundError, an unreadable one ``error`` naming ``what`` it should have been."""
     try:
         with np.load(path, allow_pickle=False) as data:
-            arrays = {k: data[k] for k in data.files}
+            return {k: data[k] for k in data.files}
     except FileNotFoundError:
         raise
     except (OSError, ValueError) as exc:
-        raise ModelFileError(f"{path} is not a readable model file: {exc}") from None
+        raise error(f"{path} is not a readable {what}: {exc}") from None
+
+
+def load(path) -> Model:
+    """Read a model file written by ``save``; a clear ``ModelFileError`` for anything else."""
+    path = Path(path)
+    arrays = read_arrays(path, "model file", ModelFileError)
     try:
         meta = json.loads(str(arrays.pop("meta")))
     except KeyError:

@@ -93,13 +93,7 @@ class CascadeResult:
 def load_cache(path) -> dict[str, np.ndarray]:
     """The arrays of a feature cache file, checked for the entries training reads."""
     path = Path(path)
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            cache = {k: data[k] for k in data.files}
-    except FileNotFoundError:
-        raise
-    except (OSError, ValueError) as exc:
-        raise CacheError(f"{path} is not a readable feature cache: {exc}") from None
+    cache = model_file.read_arrays(path, "feature cache", CacheError)
     missing = [k for k in CACHE_KEYS if k not in cache]
     if missing:
         raise CacheError(f"{path} lacks {', '.join(missing)}: not a feature cache")

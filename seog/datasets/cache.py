@@ -179,11 +179,13 @@ def build(job_iter: Iterable[Job], out: str | Path, workers: int = 2, consistent
 
 def load(path: str | Path) -> dict[str, np.ndarray]:
     """The cache's arrays, checked for the keys the trainer reads."""
-    with np.load(path, allow_pickle=False) as data:
-        missing = [k for k in KEYS if k not in data.files]
-        if missing:
-            raise ValueError(f"{path}: not a feature cache (missing {', '.join(missing)})")
-        return {k: data[k] for k in data.files}
+    from seog.classifiers.model_file import read_arrays
+
+    arrays = read_arrays(path, "feature cache", ValueError)
+    missing = [k for k in KEYS if k not in arrays]
+    if missing:
+        raise ValueError(f"{path}: not a feature cache (missing {', '.join(missing)})")
+    return arrays
 
 
 def merge(paths: Iterable[str | Path], out: str | Path) -> dict:
