@@ -1,9 +1,10 @@
 """Benchmark: set-B extraction for every unsettled block of 19x19 final positions (KGS dev games).
 
 For each position: topology.analyze alone (the baseline), extraction of set B for all unsettled
-blocks given the topology (fresh, uncached), and both together. Each is timed ``--repeat`` times
-per position and the fastest kept (to shave off other processes' noise); the report is the median
-over positions and the ratio of extraction to analysis.
+blocks given the topology (fresh, uncached), and both together; then, apart, the ``related`` lists
+(what cascade nets after the first need) built after that extraction. Each is timed ``--repeat``
+times per position and the fastest kept (to shave off other processes' noise); the report is the
+median over positions and the ratio of extraction to analysis.
 
     python benchmarks/bench_features.py [--games 400] [--repeat 3]
 """
@@ -24,7 +25,7 @@ import numpy as np  # noqa: E402
 from seog.classifiers.status import static_statuses  # noqa: E402
 from seog.features import sgf  # noqa: E402
 from seog.features.topology import analyze  # noqa: E402
-from seog.features.vector import SET_B, extract  # noqa: E402
+from seog.features.vector import SET_B, extract, related  # noqa: E402
 
 DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "kgs-2017-q1"
 
@@ -48,7 +49,7 @@ def main(argv=None) -> int:
     if not files:
         print(f"no SGF files in {args.folder}", file=sys.stderr)
         return 1
-    t_topo, t_extract, t_total, blocks = [], [], [], []
+    t_topo, t_extract, t_total, t_related, blocks = [], [], [], [], []
     for path in files:
         game = sgf.load(path)
         if game.size != 19:
@@ -60,15 +61,19 @@ def main(argv=None) -> int:
             continue
         a, _ = best(lambda: analyze(grid), args.repeat)
         e, _ = best(lambda: extract(analyze(grid), ids), args.repeat)  # includes a fresh analyze ...
-        x = []
+        x, r = [], []
         for _ in range(args.repeat):                                   # ... so time extraction alone too
             fresh = analyze(grid)
             t = time.perf_counter()
             extract(fresh, ids, SET_B)
             x.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            related(fresh, ids)
+            r.append(time.perf_counter() - t)
         t_topo.append(a)
         t_total.append(e)
         t_extract.append(min(x))
+        t_related.append(min(r))
         blocks.append(len(ids))
     ms = lambda v: float(np.median(v)) * 1e3  # noqa: E731
     print(f"positions: {len(t_topo)} (19x19 KGS dev games), unsettled blocks per position: median {np.median(blocks):.0f}")
@@ -78,6 +83,7 @@ def main(argv=None) -> int:
     print(f"total (analyze + extraction):     median {ms(t_total):.2f} ms")
     print(f"ratio extraction / analyze:       {ms(t_extract) / ms(t_topo):.2f}")
     print(f"per unsettled block:              {ms(t_extract) / np.median(blocks) * 1e3:.0f} us")
+    print(f"related lists, after extraction:  median {ms(t_related):.2f} ms")
     return 0
 
 

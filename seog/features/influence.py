@@ -28,12 +28,13 @@ TERRITORY = (5, 21)   # Bouzy's 5/21 territory (chain_estimated_adj_terr, terr_*
 PATTERN = (4.0, 3.0, 2.0, 1.0)
 
 
-# Packed points: ``4 * magnitude + state`` in one int32 flat framed array. One pass is a handful
-# of whole-array operations: each point's packed value picks a code (its state, scaled), the four
-# neighbours' codes are summed and the point's own packed value added, and a per-pass table turns
-# that key into the point's next packed value.
+# Packed points: ``4 * magnitude + state`` in one flat framed array of ``np.intp`` (the index type
+# of ``take``, so no conversion per call). One pass is a handful of whole-array operations: each
+# point's packed value picks a code (its state, scaled), the four neighbours' codes are summed and
+# the point's own packed value added, and a per-pass table turns that key into the point's next
+# packed value.
 ZERO, NEG, POS, FRAME = 0, 1, 2, 3
-_SIGN = np.array([0, -1, 1, 0], dtype=np.int32)
+_SIGN = np.array([0, -1, 1, 0], dtype=np.intp)
 _DILATE_CODE = np.array([0, 5, 1, 0])    # positive 1, negative 5, frame nothing (sums < 25)
 _ERODE_CODE = np.array([0, 5, 1, 25])    # ... and frame 25, to know the degree (sums <= 100)
 
@@ -67,8 +68,8 @@ def _tables(limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
     dilated = own[None, :] + grow[sums, own[None, :] & 3]
     eroded = own[None, :] - loss[sums, own[None, :] & 3]
     eroded = np.where(eroded >= 4, eroded, ZERO)  # magnitude used up: the point becomes ZERO
-    as_table = lambda t: t.reshape(-1).astype(np.int32)  # noqa: E731
-    code = lambda c: (c[own & 3] * span).astype(np.int32)  # noqa: E731
+    as_table = lambda t: t.reshape(-1).astype(np.intp)  # noqa: E731
+    code = lambda c: (c[own & 3] * span).astype(np.intp)  # noqa: E731
     return code(_DILATE_CODE), as_table(dilated[:25]), code(_ERODE_CODE), as_table(eroded)
 
 
@@ -76,64 +77,86 @@ def _pack(values: np.ndarray) -> tuple[np.ndarray, int]:
     """A (size, size) int map as packed points framed by FRAME points, and the row stride."""
     n = values.shape[0]
     w = n + 2
-    packed = np.full((w, w), 4 + FRAME, dtype=np.int32)
-    inner = np.asarray(values, dtype=np.int32)
+    packed = np.full((w, w), 4 + FRAME, dtype=np.intp)
+    inner = np.asarray(values, dtype=np.intp)
     packed[1:-1, 1:-1] = 4 * np.abs(inner) + np.where(inner > 0, POS, np.where(inner < 0, NEG, ZERO))
     return packed.ravel(), w
 
 
 def _unpack(packed: np.ndarray, w: int) -> np.ndarray:
+    """The (size, size) int32 map of packed points."""
     grid = packed.reshape(w, w)[1:-1, 1:-1]
-    return _SIGN[grid & 3] * (grid >> 2)
+    return (_SIGN[grid & 3] * (grid >> 2)).astype(np.int32)
 
 
-def _step(packed: np.ndarray, w: int, code: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """One pass over the points off the top and bottom frame rows (those never change)."""
+def _step(packed: np.ndarray, w: int, code: np.ndarray, table: np.ndarray, total: np.ndarray) -> None:
+    """One pass, in place, over the points off the top and bottom frame rows (those never change);
+    ``total`` is scratch space for the keys. The keys are all summed before any point changes."""
     c = code.take(packed)  # .take: cheaper per call than fancy indexing at this size
-    out = packed.copy()
-    out[w:-w] = table.take(c[w - 1:-w - 1] + c[w + 1:-w + 1] + c[:-2 * w] + c[2 * w:] + packed[w:-w])
-    return out
+    np.add(c[w - 1:-w - 1], c[w + 1:-w + 1], out=total)
+    total += c[:-2 * w]
+    total += c[2 * w:]
+    total += packed[w:-w]
+    packed[w:-w] = table.take(total)
 
 
-def _passes(values: np.ndarray, dilations: int, erosions: int):
-    """Packed maps after each of the erosions (after the dilations), as a generator."""
+def _passes(values: np.ndarray, dilations: int, erosions: tuple[int, ...]) -> tuple[list[np.ndarray], int]:
+    """Packed maps (copies) after the dilations and then each erosion count in ``erosions``
+    (ascending), and the row stride."""
     values = np.asarray(values, dtype=np.int32)
-    limit = int(np.abs(values).max(initial=0)) + 4 * dilations
+    limit = max(1, int(np.abs(values).max(initial=0)) + 4 * dilations)  # 1: room for FRAME points
     dilate_code, grow, erode_code, erode = _tables(limit)
     packed, w = _pack(values)
+    total = np.empty(len(packed) - 2 * w, dtype=np.intp)
     for _ in range(dilations):
-        packed = _step(packed, w, dilate_code, grow)
-    yield packed, w
-    for _ in range(erosions):
-        packed = _step(packed, w, erode_code, erode)
-        yield packed, w
+        _step(packed, w, dilate_code, grow, total)
+    maps, done = [], 0
+    for stop in erosions:
+        for _ in range(stop - done):
+            _step(packed, w, erode_code, erode, total)
+        done = stop
+        maps.append(packed.copy())
+    return maps, w
 
 
 def dilate(values: np.ndarray) -> np.ndarray:
     """One Zobrist dilation: a point with no opposing neighbour (and not itself of the other
     sign) gains one per neighbour of its sign."""
-    return _unpack(*list(_passes(values, 1, 0))[-1])
+    (packed,), w = _passes(values, 1, (0,))
+    return _unpack(packed, w)
 
 
 def erode(values: np.ndarray) -> np.ndarray:
     """One Zobrist erosion: a non-zero point moves toward zero by the number of on-board
     neighbours not of its sign, stopping at zero."""
-    return _unpack(*list(_passes(values, 0, 1))[-1])
+    (packed,), w = _passes(values, 0, (1,))
+    return _unpack(packed, w)
 
 
 def zobrist(grid: np.ndarray, dilations: int, erosions: int) -> np.ndarray:
     """The influence map after ``dilations`` dilations then ``erosions`` erosions (int32)."""
-    return _unpack(*list(_passes(np.asarray(grid, dtype=np.int32) * STONE, dilations, erosions))[-1])
+    (packed,), w = _passes(np.asarray(grid, dtype=np.int32) * STONE, dilations, (erosions,))
+    return _unpack(packed, w)
+
+
+def framed_influence_and_territory(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``influence`` and ``territory`` maps at once, framed by one point of zero and flattened
+    (row stride ``size + 2``, ``np.intp``): both start with the same 5 dilations, and territory
+    continues the influence map's erosions."""
+    (d1, e1), (d2, e2) = INFLUENCE, TERRITORY
+    values = np.asarray(grid, dtype=np.int32) * STONE
+    if d1 == d2 and e1 <= e2:
+        maps, _ = _passes(values, d1, (e1, e2))
+    else:
+        maps = [_passes(values, d, (e,))[0][0] for d, e in (INFLUENCE, TERRITORY)]
+    # frame points hold state FRAME, whose sign is 0
+    return tuple(_SIGN.take(m & 3) * (m >> 2) for m in maps)
 
 
 def influence_and_territory(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``influence`` and ``territory`` maps at once: both start with the same 5 dilations, and
-    territory continues the influence map's erosions."""
-    (d1, e1), (d2, e2) = INFLUENCE, TERRITORY
-    if d1 != d2 or e2 < e1:
-        return zobrist(grid, *INFLUENCE), zobrist(grid, *TERRITORY)
-    maps = list(_passes(np.asarray(grid, dtype=np.int32) * STONE, d1, e2))
-    return _unpack(*maps[e1]), _unpack(*maps[e2])
+    """``influence`` and ``territory`` maps (int32, (size, size)) at once."""
+    w = np.asarray(grid).shape[0] + 2
+    return tuple(m.reshape(w, w)[1:-1, 1:-1].astype(np.int32) for m in framed_influence_and_territory(grid))
 
 
 def influence(grid: np.ndarray) -> np.ndarray:

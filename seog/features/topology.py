@@ -319,35 +319,34 @@ def perimeters(sets: np.ndarray) -> np.ndarray:
 
 
 def _gain(flat: np.ndarray, w: int) -> np.ndarray:
-    """Per point of a flat stack of framed sets (row stride ``w``): 4-neighbours in the set minus
-    full 2x2 squares through it, minus one (int8). Right only on set points, which never touch
-    another layer since the frame is empty."""
+    """Per point of a flat stack of framed sets (row stride ``w``), as int8: 64 on set points, plus
+    the 4-neighbours in the set, minus the full 2x2 squares through the point. On a set point, minus
+    65 it is n4 - squares - 1; off the set it is at most 4. Right on set points only, which never
+    touch another layer since the frame is empty."""
     m = flat.view(np.int8)
-    gain = np.full(flat.shape, -1, dtype=np.int8)
+    gain = m * np.int8(64)
     for d in (1, w):
         gain[d:] += m[:-d]
         gain[:-d] += m[d:]
-    full = _squares(flat, w).view(np.int8)
-    for lo in (0, 1, w, w + 1):
-        gain[lo:lo + len(full)] -= full
+    pairs = flat[:-1] & flat[1:]
+    squares = (pairs[:-w] & pairs[w:]).view(np.int8)  # full squares, by their top-left point
+    two = squares[:-1] + squares[1:]  # two[q]: squares with top-left q or q + 1
+    # the four squares through p have top-left p - w - 1, p - w, p - 1 and p
+    gain[w + 1:len(flat) - w - 1] -= two[:-w] + two[w:]
     return gain
 
 
-def _squares(flat: np.ndarray, w: int) -> np.ndarray:
-    """Full 2x2 squares of a flat stack, by their top-left point (length ``len(flat) - w - 1``)."""
-    return flat[:-w - 1] & flat[1:-w] & flat[w:-1] & flat[w + 1:]
-
-
-def hole_free(sets: np.ndarray) -> np.ndarray:
+def hole_free(sets: np.ndarray, sizes: np.ndarray | None = None) -> np.ndarray:
     """Which sets of a stack of 4-connected sets have no hole: their Euler number (points minus
-    adjacent pairs plus full 2x2 squares) is one."""
-    k, _, w = sets.shape
+    adjacent pairs plus full 2x2 squares) is one. ``sizes`` (points of each set) spares a count."""
+    k, h, w = sets.shape
     flat = np.ascontiguousarray(sets).reshape(-1)
-    terms = flat.astype(np.int16)
-    terms[:-1] -= flat[:-1] & flat[1:]
-    terms[:-w] -= flat[:-w] & flat[w:]
-    terms[:-w - 1] += _squares(flat, w)
-    return terms.reshape(k, -1).sum(axis=1) == 1
+    terms = np.zeros((3, len(flat)), dtype=bool)  # pairs across, pairs down, squares, by first point
+    np.logical_and(flat[:-1], flat[1:], out=terms[0, :-1])
+    np.logical_and(flat[:-w], flat[w:], out=terms[1, :-w])
+    np.logical_and(terms[0, :-w - 1], terms[0, w:-1], out=terms[2, :-w - 1])
+    across, down, squares = rowcount(terms.reshape(3 * k, h * w)).reshape(3, k)
+    return (count(sets) if sizes is None else sizes) - across - down + squares == 1
 
 
 def _splits(sets: np.ndarray, sure=None) -> tuple[np.ndarray, np.ndarray]:
@@ -359,25 +358,26 @@ def _splits(sets: np.ndarray, sure=None) -> tuple[np.ndarray, np.ndarray]:
     k_all, h, w = sets.shape
     flat = np.ascontiguousarray(sets).reshape(-1)
     gain = _gain(flat, w)
-    k, p = np.divmod(np.flatnonzero(flat & (gain >= 1)), h * w)
+    k, p = np.divmod(np.flatnonzero(gain >= 66), h * w)  # set points with n4 - squares - 1 >= 1
     if len(k) == 0:
         return k, p
     doubt = np.ones(len(k), dtype=bool) if sure is None else ~np.asarray(sure, dtype=bool)[k]
     if not doubt.any():
         return k, p
-    marked = np.bincount(k[doubt], minlength=k_all) > 0
-    layers, local = np.flatnonzero(marked), (np.cumsum(marked) - 1)[k[doubt]]
+    kd, pd = k[doubt], p[doubt]
+    marked = np.bincount(kd, minlength=k_all) > 0
+    layers, local = np.flatnonzero(marked), (np.cumsum(marked) - 1)[kd]
     # layers stacked as one tall image: frames of neighbouring layers may merge, which never
     # joins two background pieces of one layer
     background, _ = ndimage.label(~sets[layers].reshape(-1, w), EIGHT)
-    around = background.reshape(-1)[(local * (h * w) + p[doubt])[:, None] + _ring(w)]
+    around = background.reshape(-1)[(local * (h * w) + pd)[:, None] + _ring(w)]
     around.sort(axis=1)
     # distinct labels in each sorted ring, 0 (the set itself) not counted; a byte sum of the
     # changes is cheaper than count_nonzero(axis=1)
     changes = (around[:, 1:] != around[:, :-1]).view(np.uint8)
     distinct = np.add.reduce(changes, axis=1, dtype=np.intp) + (around[:, 0] != 0)
     keep = np.ones(len(k), dtype=bool)
-    keep[doubt] = distinct <= gain[k[doubt] * (h * w) + p[doubt]]
+    keep[doubt] = distinct <= gain[kd * (h * w) + pd] - 65
     return k[keep], p[keep]
 
 

@@ -5,9 +5,9 @@ all of it, ``SET_A`` the 33 most relevant (chosen on the training archive, see d
 ``DYNAMIC`` names the 7 statuses a cascade net after the first also sees.
 
 ``extract`` computes the whole table for *all* blocks at once with array operations on stacks
-of point sets (``topology.stack``), caches it on the topology, and returns the rows and
-columns asked for; so the feature cache and the classifier can ask for any block, settled or
-not, at no extra cost.
+of point sets (laid out as ``topology.stack``), caches it on the topology, and returns the rows
+and columns asked for; so the feature cache and the classifier can ask for any block, settled or
+not, at no extra cost. The ``related`` lists are built from the same table on first use.
 
 Words used below: *weakest* opponent block = fewest liberties, then fewest stones, then lowest
 id; *strongest* = most liberties, then most stones, then lowest id. A *friendly neighbour* of
@@ -18,24 +18,22 @@ one of the same opponent blocks (chain partners included).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache, cached_property
 
 import numpy as np
 from scipy import ndimage
 
 from seog.features.coords import BLACK, WHITE
-from seog.features.influence import influence_and_territory
+from seog.features.influence import framed_influence_and_territory
 from seog.features.scaling import Scaler  # noqa: F401  (re-exported: fitted on SET_A/SET_B rows)
 from seog.features.topology import (
     FOUR,
     Topology,
-    count,
     dilate,
     frame,
     hole_free,
-    perimeters,
     rowcount,
     split_points,
-    stack,
 )
 
 
@@ -225,10 +223,29 @@ def _ids(topology: Topology, block_ids) -> np.ndarray:
 
 @dataclass
 class Table:
-    """Every feature of every block of one position, and the related block ids."""
+    """Every feature of every block of one position (``values``) and what ``related`` needs:
+    the blocks of each chain (``chains``) and, per block, ``picks``: its chain, weakest adjacent
+    opponents #1 and #2, weakest opponent sharing a liberty with its chain and strongest friendly
+    neighbour (-1 when none). The ``related`` lists are built on first use: extraction alone
+    does not need them."""
 
     values: np.ndarray
-    related: list
+    chains: list
+    picks: np.ndarray
+
+    @cached_property
+    def related(self) -> list:
+        chains = self.chains
+        picks = self.picks.tolist()  # Python ints, as in the lists
+        return [[
+            [b],
+            [m for m in chains[chain] if m != b],
+            [w1] if w1 >= 0 else [],
+            [w2] if w2 >= 0 else [],
+            list(chains[picks[w1][0]]) if w1 >= 0 else [],
+            [weak_lib] if weak_lib >= 0 else [],
+            [friend] if friend >= 0 else [],
+        ] for b, (chain, w1, w2, weak_lib, friend) in enumerate(picks)]
 
 
 def _table(topology: Topology, power) -> Table:
@@ -242,107 +259,90 @@ def _table(topology: Topology, power) -> Table:
 
 # 4-connectivity within each plane of a stack of planes, none across them (one label call for both colours)
 FOUR_IN_PLANE = np.stack([np.zeros_like(FOUR), FOUR, np.zeros_like(FOUR)])
+SIGNS = np.array([[BLACK], [WHITE]])  # a sign map compared with these: one plane per colour
 
 # ---- the computation -------------------------------------------------------------------------
-# Sets of points are rows of framed flat bool arrays (``topology.stack`` reshaped); relations
-# between sets and labelled objects are counted with ``overlap`` (bincount over (set, point)
-# pairs, taken from the stones and liberties where that spares a scan of a whole stack) rather
-# than products with the stacks; only small block-by-block or block-by-region tables are
-# multiplied, in float (exact for these counts). Per-call overhead, not data size, dominates.
-
-def _flat(sets: np.ndarray) -> np.ndarray:
-    return sets.reshape(len(sets), -1)
-
-
-def overlap(sets, labels: np.ndarray, m: int) -> np.ndarray:
-    """(K, m) counts: how many points of each set carry label 1..m. ``sets`` is a flat bool array
-    (one set per row) or a ``Pairs`` of it, when several label maps are checked."""
-    if not isinstance(sets, Pairs):
-        sets = Pairs(sets)
-    # label 0 counted too, in a column then dropped: cheaper than filtering the pairs
-    counts = np.bincount(sets.k * (m + 1) + labels[sets.p], minlength=sets.n * (m + 1))
-    return counts.reshape(sets.n, m + 1)[:, 1:]
+# Points are framed flat indices (row stride size + 2, as the rows of ``topology.stack``); sets of
+# points are rows of bool arrays. Relations between blocks and labelled objects are counted by one
+# bincount over (block, point) pairs read through a stack of label maps, each map with its own
+# range of columns (its label 0 a column of its own, ignored); the maps a block reads may depend on
+# its colour (the regions enclosed by its colour, its colour's territories). Only small tables are
+# multiplied, in float (exact for these counts). Per-call overhead, not data size, dominates: the
+# code aims at few array operations.
 
 
-class Pairs:
-    """The (row, point) pairs of a flat bool array of sets, found once (or given: ``k``, ``p``,
-    where a pair may repeat when only ``overlap(...) > 0`` is asked)."""
-
-    def __init__(self, sets: np.ndarray | None = None, n: int = 0, k=None, p=None):
-        if sets is not None:
-            # flatnonzero and divmod: several times faster than np.nonzero on a 2-D array
-            n, (k, p) = len(sets), np.divmod(np.flatnonzero(sets), sets.shape[1])
-        self.n, self.k, self.p = n, k, p
+@cache
+def _layout(w: int) -> tuple[np.ndarray, np.ndarray]:
+    """For a row stride ``w``: flat offsets of a point and its 4 neighbours, and the on-board mask."""
+    on_board = np.zeros((w, w), dtype=bool)
+    on_board[1:-1, 1:-1] = True
+    return np.array([0, -1, 1, -w, w]), on_board.ravel()
 
 
-def _stones(block_lab: np.ndarray, nb: int) -> Pairs:
-    """(block, point) pairs of every stone, from the framed flat block labels."""
-    points = np.flatnonzero(block_lab)
-    return Pairs(n=nb, k=block_lab[points] - 1, p=points)
+def _grow(sets: np.ndarray, w: int) -> np.ndarray:
+    """``dilate`` for rows of flat framed sets."""
+    return dilate(sets.reshape(len(sets), w, w)).reshape(len(sets), -1)
 
 
-def _touching(stones: Pairs, w: int) -> Pairs:
-    """(block, point) pairs of each block's stones and their 4-neighbours, repeats included:
-    the points of the dilated blocks, without scanning the whole stack."""
-    points = (stones.p[None, :] + np.array([0, -1, 1, -w, w])[:, None]).ravel()
-    return Pairs(n=stones.n, k=np.tile(stones.k, 5), p=points)
-
-
-def _hits(sets: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Points of each set that are in a flat mask."""
-    return rowcount(sets & mask[None, :])
-
-
-def _move_maps(grid, block_of, lib_flat, libs, colors):
-    """For each colour c: (self-atari, suicide) flat masks over framed points: empty points
-    where a c stone would have <= 1 (resp. 0) liberties without capturing anything."""
-    n = grid.shape[0]
-    w = n + 2
-    empty = frame(grid == 0).ravel()
-    labels = frame(block_of).ravel().astype(np.intp)
+def _move_maps(empty: np.ndarray, block_lab: np.ndarray, lk: np.ndarray, lp: np.ndarray, libs: np.ndarray,
+               colors: np.ndarray, w: int) -> np.ndarray:
+    """(2, 2, points) flat bool masks over framed points, indexed [colour (BLACK, WHITE), kind]:
+    empty points where a stone of that colour would have <= 1 (kind 0, self-atari) or no (kind 1,
+    suicide) liberties without capturing anything. ``lk``, ``lp``: the (block, liberty) pairs."""
     points = np.flatnonzero(empty)
-    offsets = np.array([-w, -1, 1, w])
-    around = points[:, None] + offsets
-    nb_lab = labels[around]
+    around = points[:, None] + _layout(w)[0][1:]
+    nb_lab = block_lab[around]  # (E, 4); 0: empty or frame
     nb_empty = empty[around]
-    n_empty = nb_empty.sum(axis=1)
-    libs_ext = np.concatenate([[0], libs])
-    col_ext = np.concatenate([[0], colors])
-    nb_col = col_ext[nb_lab]
-    nb_libs = libs_ext[nb_lab]
-    lib_ext = np.concatenate([np.zeros((1, lib_flat.shape[1]), dtype=bool), lib_flat])
-    # both colours at once: axis 0 is (BLACK, WHITE)
-    c = np.array([BLACK, WHITE])[:, None, None]
-    own = nb_col == c
-    capture = ((nb_col == -c) & (nb_libs == 1)).any(axis=2)
-    cand = (n_empty <= 1) & ~capture & (np.where(own, nb_libs, 0).max(axis=2) <= 2)
-    ci, k = np.divmod(np.flatnonzero(cand), cand.shape[1])
-    atari = np.zeros((2, len(empty)), dtype=bool)
-    suicide = np.zeros((2, len(empty)), dtype=bool)
-    if len(k):
-        rows = lib_ext[np.where(own[ci, k], nb_lab[k], 0)].any(axis=1)
-        rows[np.arange(len(k))[:, None], around[k]] |= nb_empty[k]
-        rows[np.arange(len(k)), points[k]] = False
-        after = rowcount(rows)
-        atari[ci[after <= 1], points[k[after <= 1]]] = True
-        suicide[ci[after == 0], points[k[after == 0]]] = True
-    return {BLACK: (atari[0], suicide[0]), WHITE: (atari[1], suicide[1])}
+    # a neighbour rules a move out if it is an own block of 3+ liberties (2 are left) or an opponent
+    # block in atari (a capture): looked up by (colour, min(liberties, 3)), label 0 never does
+    kind = np.concatenate([[4], (colors + 1) * 4 + np.minimum(libs, 3)])
+    nb_kind = kind[nb_lab]
+    rules_out = _RULES_OUT[nb_kind + _BY_COLOUR]  # (2, E, 4) bytes, so 4 neighbours read as one uint32
+    # at most one empty neighbour: the 4 bytes as a uint32 have at most one bit set
+    one = nb_empty.view(np.uint32)[:, 0]
+    cand = (rules_out.view(np.uint32)[..., 0] == 0) & ((one & (one - 1)) == 0)[None, :]
+    ci, e = np.divmod(np.flatnonzero(cand), len(points))
+    n_after = _liberties_after(points[e], ci, nb_kind[e], nb_lab[e], nb_empty[e], around[e], lk, lp, len(libs))
+    maps = np.zeros((2, 2, len(empty)), dtype=bool)
+    maps[ci, 0, points[e]] = n_after <= 1
+    maps[ci, 1, points[e]] = n_after == 0
+    return maps
 
 
-def _links(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Boolean matrix product as counts (float32, exact at these sizes: one BLAS call)."""
-    return a.astype(np.float32) @ b.astype(np.float32)
+def _liberties_after(points, ci, nb_kind, nb_lab, nb_empty, around, lk, lp, nb) -> np.ndarray:
+    """Liberties of a stone of colour ``SIGNS[ci]`` put on each point (no capture): its empty
+    neighbours and, of each own neighbour with 2 liberties, the other one (the sum of its two minus
+    this point; one with 1 liberty has none left), each counted once."""
+    none = _NONE  # pads, and sorts last
+    lib_sum = np.bincount(lk + 1, lp, minlength=nb + 1).astype(np.intp)  # by block label
+    after = np.empty((len(points), 8), dtype=np.intp)
+    after[:, :4] = np.where(nb_kind == _OWN_TWO[ci], lib_sum[nb_lab] - points[:, None], none)
+    after[:, 4:] = np.where(nb_empty, around, none)
+    after.sort(axis=1)
+    return 1 + (after[:, 1:] != after[:, :-1]).sum(axis=1) - (after[:, -1] == none)
 
 
-def _pick(mask: np.ndarray, rank: np.ndarray, order: np.ndarray, k: int) -> np.ndarray:
-    """Per row of a (B, B) mask, the ids of the k columns of lowest rank (-1 when fewer)."""
+def _rules_out() -> np.ndarray:
+    """Flat [colour to move (BLACK, WHITE), (neighbour colour + 1) * 4 + min(its liberties, 3)]."""
+    col, lib = np.divmod(np.arange(12), 4)
+    col -= 1
+    return np.concatenate([((col == c) & (lib == 3)) | ((col == -c) & (lib == 1)) for c in (BLACK, WHITE)])
+
+
+_RULES_OUT, _BY_COLOUR = _rules_out(), np.array([0, 12])[:, None, None]
+_OWN_TWO = (SIGNS + 1) * 4 + 2  # per colour, the kind of an own block with 2 liberties
+_NONE = 2 ** 62  # above every ranking key
+
+
+def _pick(mask: np.ndarray, key: np.ndarray, k: int) -> np.ndarray:
+    """Per row of a (B, B) mask, the ids of the k columns of lowest ``key``, lowest first, -1 when
+    fewer. Keys are unique and hold the column's id as their remainder modulo B."""
     b = mask.shape[1]
-    keyed = np.where(mask, rank[None, :], b)
+    keyed = np.where(mask, key, _NONE)
     if b < k:
-        keyed = np.concatenate([keyed, np.full((len(mask), k - b), b)], axis=1)
-    # the k smallest keys in order: a minimum or a partition, cheaper than a full sort
-    best = keyed.min(axis=1)[:, None] if k == 1 else np.partition(keyed, k - 1, axis=1)[:, :k]
-    return np.where(best < b, order[np.minimum(best, b - 1)], -1)
+        keyed = np.concatenate([keyed, np.full((len(mask), k - b), _NONE)], axis=1)
+    best = keyed.min(axis=1)[:, None] if k == 1 else np.sort(keyed, axis=1)[:, :k]
+    return np.where(best < _NONE, best % b, -1)
 
 
 def _side_by_side(columns: list, rows: int) -> np.ndarray:
@@ -350,242 +350,245 @@ def _side_by_side(columns: list, rows: int) -> np.ndarray:
     return np.concatenate([c.reshape(rows, -1) for c in columns], axis=1, dtype=np.float64)
 
 
+# columns of the chain table (see ``compute``) that describe the weakest opponent's chain
+_OPP_CHAIN_COLUMNS = [1, 2, 5, 6, 7, 8, 10]
+# the label planes (see ``compute``) read from a block's dilation and from its liberties
+_AROUND, _INSIDE = np.arange(4)[:, None, None], np.arange(2, 5)[:, None]
+_PACER_LIMITS = np.array([5, 9])[:, None, None]
+
+
 def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
-    """Every feature of every block (registry order) and the ``related`` lists, by array operations."""
+    """Every feature of every block (registry order) and what ``related`` needs, by array operations."""
     blocks = topology.blocks
     nb = len(blocks)
     if nb == 0:
-        return Table(np.zeros((0, len(SET_B))), [])
-    grid = np.asarray(topology.grid, dtype=np.int8)
+        return Table(np.zeros((0, len(SET_B))), [], np.zeros((0, 5), dtype=np.intp))
     n = topology.size
     w = n + 2
+    npts = w * w
+    offsets, on_board = _layout(w)
+    chain_of = np.array([b.chain for b in blocks])
     ids = np.arange(nb)
-    colors = np.array([b.color for b in blocks], dtype=np.int8)
-    chain_of = np.array([b.chain for b in blocks], dtype=np.intp)
-    n_chains = len(topology.chains)
-    same = colors[:, None] == colors[None, :]
-    empty = frame(grid == 0).ravel()
-    stones = {BLACK: frame(grid == BLACK).ravel(), WHITE: frame(grid == WHITE).ravel()}
-    infl, terr = influence_and_territory(grid)
-    if power is not None:
-        infl = np.asarray(power, dtype=np.float64)
+    n_chains, n_regions = len(topology.chains), len(topology.regions)
+    k_black = len(topology.cers[BLACK])
+    n_cers = k_black + len(topology.cers[WHITE])
+    grid = frame(np.asarray(topology.grid, dtype=np.int8)).ravel()
+    empty = (grid == 0) & on_board
     block_lab = frame(topology.block_of).ravel()
+    infl, terr = framed_influence_and_territory(topology.grid)  # framed and flat, like the stacks' rows
+    if power is not None:
+        infl = frame(np.asarray(power, dtype=np.float64)).ravel()
+    # both colours' territories in one labelling of two planes: black's labels come first
+    terr_of, n_terr = ndimage.label((np.sign(terr) == SIGNS).reshape(2, w, w), FOUR_IN_PLANE)
+    terr_of = terr_of.reshape(2, npts)
+    # regions enclosed by a colour (CERs), both colours in one index space (black's first); a point
+    # can lie in a CER of each colour, so each colour has its own label plane
+    cer = np.zeros((2, w, w), dtype=np.intp)
+    cer[0, 1:-1, 1:-1] = topology.cer_of[BLACK]
+    cer[1, 1:-1, 1:-1] = topology.cer_of[WHITE]
+    cer = cer.reshape(2, npts)
+    cer[1] += k_black * (cer[1] > 0)
 
-    # -- the blocks
-    S = stack(topology.block_of, nb)
-    D1 = dilate(S)
-    lib3d = D1 & empty.reshape(w, w)
-    lib2 = dilate(lib3d) & empty.reshape(w, w) & ~lib3d
-    lib3 = dilate(lib2) & empty.reshape(w, w) & ~lib3d & ~lib2
-    S, D1, lib = _flat(S), _flat(D1), _flat(lib3d)
-    libs = rowcount(lib)
-    size = rowcount(S)
-    perim = rowcount(D1 & ~S)
-    stone_pairs = _stones(block_lab, nb)
-    d1_pairs, lib_pairs = _touching(stone_pairs, w), Pairs(lib)  # d1_pairs: only "> 0" asked
-    adjacent = (overlap(d1_pairs, block_lab, nb) > 0) & ~same
-    lib_any = {c: np.bincount(lib_pairs.p[colors[lib_pairs.k] == c], minlength=w * w) > 0 for c in (BLACK, WHITE)}
-    moves = _move_maps(grid, topology.block_of, lib, libs, colors)
-    # per block, its liberties in a map of the opponent's moves: counted over the liberty pairs
-    lib_black = colors[lib_pairs.k] == BLACK
-    by_opp = lambda k: np.bincount(  # noqa: E731
-        lib_pairs.k, np.where(lib_black, moves[WHITE][k][lib_pairs.p], moves[BLACK][k][lib_pairs.p]),
-        minlength=nb).astype(np.int64)
-    protected = by_opp(0)
-    atari_libs = np.where(libs == 2, libs - by_opp(1), 0)
-    near = _flat(dilate(D1.reshape(nb, w, w))) & ~S
-    black_near, white_near = _hits(near, stones[BLACK]), _hits(near, stones[WHITE])
-    majority = np.where(colors == BLACK, black_near - white_near, white_near - black_near)
+    # -- the blocks: stones, blocks dilated once (d1), liberties as (block, point) pairs
+    sp = np.flatnonzero(block_lab)
+    sk = block_lab[sp] - 1
+    sc = grid[sp]  # stone colours
+    colors = np.empty(nb, dtype=np.intp)
+    colors[sk] = sc
+    is_white = colors == WHITE
+    enclosing = np.empty(nb, dtype=np.intp)
+    enclosing[sk] = cer[(sc == BLACK).view(np.int8), sp] - 1  # the other colour's CER holding the block
+    around = sp + offsets[:, None]  # (5, stones): each stone and its 4 neighbours
+    d1 = np.zeros((nb, npts), dtype=bool)
+    d1.reshape(-1)[sk * npts + around] = True
+    lib = d1 & empty
+    lk, lp = np.divmod(np.flatnonzero(lib), npts)
+    size = np.bincount(sk, minlength=nb)
+    libs = np.bincount(lk, minlength=nb)
+    perim = rowcount(d1) - size  # the stones are in d1
+    # liberties of rank 2 and 3: empty points next to the rank below that are of no lower rank
+    ranks = np.empty((2, nb, npts), dtype=bool)
+    free = empty > lib
+    np.logical_and(_grow(lib, w), free, out=ranks[0])
+    free ^= ranks[0]
+    np.logical_and(_grow(ranks[0], w), free, out=ranks[1])
+    lib2, lib3 = rowcount(ranks.reshape(2 * nb, npts)).reshape(2, nb)
+    moves = _move_maps(empty, block_lab, lk, lp, libs, colors, w)
+    # per block, its liberties in the maps of the opponent's moves (index 1 for white): over the liberty pairs
+    lib_white = is_white[lk]
+    by_opp = moves[~lib_white * 1, :, lp]
+    protected = np.bincount(lk, by_opp[:, 0], minlength=nb)
+    atari_libs = np.where(libs == 2, libs - np.bincount(lk, by_opp[:, 1], minlength=nb), 0)
+    # own minus opponent stones within distance 2 but off the block: the block adds its colour times its size
+    majority = colors * (_grow(d1, w).astype(np.float32) @ grid.astype(np.float32)) - size
     # centres of mass from the stones (framed rows and columns, one more than on the board)
-    row, col = np.divmod(stone_pairs.p, w)
-    cy = np.bincount(stone_pairs.k, weights=row - 1, minlength=nb) / size
-    cx = np.bincount(stone_pairs.k, weights=col - 1, minlength=nb) / size
+    row, col = np.divmod(sp, w)
+    cy = np.bincount(sk, weights=row - 1, minlength=nb) / size
+    cx = np.bincount(sk, weights=col - 1, minlength=nb) / size
     cm_x, cm_y = np.minimum(cx, n - 1 - cx), np.minimum(cy, n - 1 - cy)
-    # rows and columns each block occupies, from its stones (cheaper than scanning the stack)
-    any_r = np.bincount(stone_pairs.k * w + row, minlength=nb * w).reshape(nb, w) > 0
-    any_c = np.bincount(stone_pairs.k * w + col, minlength=nb * w).reshape(nb, w) > 0
-    height = w - np.argmax(any_r[:, ::-1], axis=1) - np.argmax(any_r, axis=1)
-    width = w - np.argmax(any_c[:, ::-1], axis=1) - np.argmax(any_c, axis=1)
-    bb_square = height * width
+    # a block is 4-connected, so the rows (columns) it occupies are its height (width)
+    spans = np.zeros((2, nb, w), dtype=bool)
+    spans[0, sk, row] = True
+    spans[1, sk, col] = True
+    height, width = rowcount(spans.reshape(2 * nb, w)).reshape(2, nb)
 
-    # -- chains
-    order = np.argsort(chain_of, kind="stable")
-    starts = np.searchsorted(chain_of[order], np.arange(n_chains))
-    # per chain and point: how many of its blocks have the point as a liberty; the chain's stones
-    chain_lib_count = np.bincount(chain_of[lib_pairs.k] * (w * w) + lib_pairs.p,
-                                  minlength=n_chains * w * w).reshape(n_chains, w * w)
-    chain_lab = np.concatenate([[0], chain_of + 1])[block_lab]
-    chain_stones = chain_lab[None, :] == np.arange(1, n_chains + 1)[:, None]
-    chain_lib = chain_lib_count > 0
-    chain_conn = np.bincount(lib_pairs.k, chain_lib_count[chain_of[lib_pairs.k], lib_pairs.p] >= 2,
-                             minlength=nb).astype(np.int64)
-    chain_colors = colors[order[starts]]
+    # -- chains; blocks sharing a liberty are one chain, so per colour and point, the blocks having
+    # it as a liberty are of one chain, and each colour's chain liberties form a label map
+    at = lib_white * npts + lp
+    lib_count = np.bincount(at, minlength=2 * npts)
+    lib_any = (lib_count > 0).reshape(2, npts)
+    opp_libs = lib_any[::-1].reshape(-1)  # the other colour's liberties, plane by plane
+    shared = lib_count >= 2
+    chain_libs = np.zeros(2 * npts, dtype=np.intp)
+    chain_libs[at] = chain_of[lk] + 1
+    chain_conn = np.bincount(lk, shared[at], minlength=nb)
+    members = np.zeros((n_chains, nb), dtype=np.float32)  # chains x blocks, to OR block rows into chain rows
+    members[chain_of, ids] = 1
     ch_blocks = np.bincount(chain_of, minlength=n_chains)
-    ch_size = rowcount(chain_stones)
-    ch_perim = perimeters(chain_stones.reshape(n_chains, w, w))
-    ch_libs = rowcount(chain_lib)
-    ch_split = rowcount(chain_lib_count >= 2)
-    ch_ext = np.where(chain_colors == BLACK, _hits(chain_lib, lib_any[WHITE]), _hits(chain_lib, lib_any[BLACK]))
+    ch_size = np.bincount(chain_of, size, minlength=n_chains)
+    ch_d1 = np.zeros((n_chains, npts), dtype=bool)
+    ch_d1.reshape(-1)[chain_of[sk] * npts + around] = True
+    ch_perim = rowcount(ch_d1) - ch_size
+    ch_libs, ch_split, ch_ext = (np.bincount(chain_libs, weights, minlength=n_chains + 1)[1:]
+                                 for weights in (None, shared, opp_libs))
 
-    # -- regions enclosed by a colour (CERs), both colours in one index space (black's first)
-    # (a point can lie in a CER of each colour, so each colour keeps its own label map)
-    cer_labs = {c: frame(topology.cer_of[c]).ravel() for c in (BLACK, WHITE)}
-    k_black, k_white = len(topology.cers[BLACK]), len(topology.cers[WHITE])
-    n_cers = k_black + k_white
+    # -- per CER: opponent stones and empty points (its label times 2 plus "empty"), power
+    kinds = np.bincount((cer * 2 + empty).reshape(-1), minlength=2 * n_cers + 2)[2:].reshape(n_cers, 2)
+    c_empty = kinds[:, 1]
+    c_size = kinds[:, 0] + c_empty
+    is_eye = kinds[:, 0] == 0  # no stones: only empty points
+    c_color = np.ones(n_cers, dtype=np.intp)
+    c_color[k_black:] = WHITE
+    weights = infl * empty
+    c_power = np.bincount(cer.reshape(-1), np.concatenate([weights, weights]), minlength=n_cers + 1)[1:] * c_color
 
-    def cer_overlap(sets):
-        return np.concatenate([overlap(sets, cer_labs[BLACK], k_black),
-                               overlap(sets, cer_labs[WHITE], k_white)], axis=1)
+    # -- what each block touches (d1) and where its liberties are, with label planes by the block's
+    # colour: blocks, empty regions, CERs of its colour, territories of its colour, the other colour's
+    # chain liberties; each plane's labels (its 0 too) get their own columns of the counts
+    col0 = [0]
+    for k in (nb, n_regions, n_cers, n_terr, n_chains):
+        col0.append(col0[-1] + k + 1)
+    n_cols = col0.pop()
+    planes = np.empty((2, 5, npts), dtype=np.intp)
+    planes[:, 0] = block_lab
+    planes[:, 1] = frame(topology.region_of).ravel()
+    planes[:, 2] = cer
+    planes[:, 3] = terr_of
+    planes[:, 4] = chain_libs.reshape(2, npts)[::-1]
+    planes += np.array(col0)[:, None]
+    plane_of = is_white * (5 * npts)  # per block, where its colour's planes start
+    near = planes.take(plane_of[sk] + around + _AROUND * npts) + sk * n_cols
+    near = np.bincount(near.ravel(), minlength=nb * n_cols).reshape(nb, n_cols)
+    near[:, col0] = 0  # label 0: no object
+    # ... and, for the liberties, the blocks next to them, each once (a sorted row, repeats dropped)
+    lib_nbrs = block_lab[lp[:, None] + offsets[1:]]
+    lib_nbrs.sort(axis=1)
+    lib_nbrs[:, 1:] *= lib_nbrs[:, 1:] != lib_nbrs[:, :-1]
+    row_of = lk * n_cols
+    inside = np.concatenate([(planes.take(plane_of[lk] + lp + _INSIDE * npts) + row_of).ravel(),
+                             (lib_nbrs + row_of[:, None]).ravel()])
+    inside = np.bincount(inside, minlength=nb * n_cols).reshape(nb, n_cols)
+    cers, terrs, opp_chains = (slice(c + 1, c + 1 + k) for c, k in zip(col0[2:], (n_cers, n_terr, n_chains)))
+    adjacent = near[:, 1:nb + 1] > 0
+    np.fill_diagonal(adjacent, False)
+    own_cer = near[:, cers] > 0
+    lib_in_cer = inside[:, cers]
+    touch = near[:, terrs] > 0
 
-    def cer_sum(weights):
-        return np.concatenate([np.bincount(cer_labs[c], weights=weights, minlength=k + 1)[1:]
-                               for c, k in ((BLACK, k_black), (WHITE, k_white))])
-
-    C = np.concatenate([stack(topology.cer_of[BLACK], k_black), stack(topology.cer_of[WHITE], k_white)])
-    c_color = np.concatenate([np.full(k_black, BLACK), np.full(k_white, WHITE)]).astype(np.int8)
-    c_size = cer_sum(None).astype(np.int64)
-    c_perim = perimeters(C)
-    is_eye = cer_sum(stones[BLACK] | stones[WHITE]) == 0
-    c_whole = hole_free(C)  # a CER is 4-connected, so its Euler number tells
-    c_split = np.zeros(n_cers, dtype=np.int64)
-    c_empty = cer_sum(empty).astype(np.int64)
-    c_power = cer_sum(frame(infl).ravel() * empty) * c_color  # summed over empty points
-    own_cer = (cer_overlap(d1_pairs) > 0) & (colors[:, None] == c_color[None, :])
-    lib_in_cer = cer_overlap(lib_pairs)
+    # -- CERs: eyes, partially accessible CERs (pacers: not eyes, holding liberties of the block)
     eyes = own_cer & is_eye
-
     pacer = own_cer & ~is_eye & (lib_in_cer > 0)
-    pb, pk = np.divmod(np.flatnonzero(pacer), pacer.shape[1])
-    # one stack holding the accessible parts (the block's liberties in the region), then the
-    # inner parts (the rest), so that one call measures the perimeters of both
+    pb, pk = np.divmod(np.flatnonzero(pacer), n_cers)
+    # one stack: the CERs, then per pacer its inner part (the points that are not the block's
+    # liberties), then its accessible part (the block's liberties in it); one call measures the
+    # perimeters of all (points next to a set, off it: its dilation minus its points)
     m = len(pb)
-    parts = np.empty((2 * m, w, w), dtype=bool)
-    region = C[pk]
-    acc, inner_pts = parts[:m], parts[m:]
-    np.logical_and(lib3d[pb], region, out=acc)
-    np.greater(region, acc, out=inner_pts)  # region and not accessible
-    part_perim = perimeters(parts)
+    sets = np.zeros((n_cers + 2 * m, npts), dtype=bool)
+    c_pts = np.flatnonzero(cer)
+    sets[cer.reshape(-1)[c_pts] - 1, c_pts % npts] = True
+    region = sets[pk]
+    inner, acc = sets[n_cers:n_cers + m], sets[n_cers + m:]
+    np.logical_and(lib[pb], region, out=acc)
+    np.greater(region, acc, out=inner)  # region and not accessible
     acc_size = lib_in_cer[pb, pk]
-    pacer_acc_size = np.bincount(pb, acc_size, minlength=nb)
-    pacer_acc_perim = np.bincount(pb, part_perim[:m], minlength=nb)
-    pacer_int_size = np.bincount(pb, c_size[pk] - acc_size, minlength=nb)
-    pacer_int_perim = np.bincount(pb, part_perim[m:], minlength=nb)
-    # split points of the eyes and of the inner sets in one call (one background labelling);
-    # taking a bordering block's liberties out of a hole-free region leaves it hole-free
-    n_eyes = int(is_eye.sum())
-    splits = split_points(np.concatenate([C[is_eye], inner_pts]), np.concatenate([c_whole[is_eye], c_whole[pk]]))
-    c_split[is_eye] = splits[:n_eyes]
-    pacer_int_split = np.bincount(pb, splits[n_eyes:], minlength=nb)
-    eye_table = np.column_stack([np.ones(n_cers), c_size, c_perim, c_split])  # count, points, perimeter, splits
+    inner_size = c_size[pk] - acc_size
+    perims = rowcount(_grow(sets, w)) - np.concatenate([c_size, inner_size, acc_size])
+    c_perim, inner_perim, acc_perim = perims[:n_cers], perims[n_cers:n_cers + m], perims[n_cers + m:]
+    # split points of the eyes and of the inner sets in one call (one background labelling; sets of
+    # fewer than 3 points have none and are left out); a CER is 4-connected, so its Euler number tells
+    # whether it has holes, and taking a bordering block's liberties out of a hole-free region leaves
+    # it hole-free
+    c_whole = hole_free(sets[:n_cers].reshape(n_cers, w, w), c_size)
+    eye_ids, inner_ids = np.flatnonzero(is_eye & (c_size >= 3)), np.flatnonzero(inner_size >= 3)
+    splits = split_points(np.concatenate([sets[eye_ids], inner[inner_ids]]).reshape(-1, w, w),
+                          np.concatenate([c_whole[eye_ids], c_whole[pk[inner_ids]]]))
+    c_split = np.zeros(n_cers, dtype=np.int64)
+    c_split[eye_ids] = splits[:len(eye_ids)]
+    inner_split = np.zeros(m, dtype=np.int64)
+    inner_split[inner_ids] = splits[len(eye_ids):]
+    eye_table = _side_by_side([np.ones(n_cers), c_size, c_perim, c_split], n_cers)  # count, points, perimeter, splits
     eye_stats = eyes.astype(np.float64) @ eye_table
+    pacer_stats = [np.bincount(pb, v, minlength=nb) for v in
+                   (acc_size, acc_perim, inner_size, inner_perim, inner_split)]
     pacer_pts = np.bincount(pb, c_empty[pk], minlength=nb)
     pacer_power = np.bincount(pb, c_power[pk], minlength=nb) / np.maximum(pacer_pts, 1)
 
-    enclosing = np.array([b.enclosing_cer for b in blocks])
-    enclosing = np.where(colors == BLACK, enclosing + k_black, enclosing)
-    opp_cer_size, opp_cer_perim = c_size[enclosing], c_perim[enclosing]
-
-    chain_cer = np.add.reduceat(own_cer[order].astype(np.int16), starts, axis=0) > 0
-    chain_eyes = chain_cer & is_eye
-    ch_eye_stats = chain_eyes.astype(np.float64) @ eye_table
-    chain_lib_pairs = Pairs(n=n_chains, k=chain_of[lib_pairs.k], p=lib_pairs.p)  # repeats: only "> 0" asked
-    ch_pacer = chain_cer & ~is_eye & (cer_overlap(chain_lib_pairs) > 0)
-    ch_pacer_stats = []
-    for limit in (5, 9):
-        small = ch_pacer & (c_size <= limit)
-        pts = small @ c_empty
-        ch_pacer_stats += [small.sum(axis=1), (small @ c_power) / np.maximum(pts, 1)]
+    # per chain, what its blocks touch; a block's liberty in a CER makes the block touch it, so the
+    # chain's pacers are its blocks' pacers
+    ch_any = members @ np.concatenate([own_cer, pacer, touch], axis=1, dtype=np.float32) > 0
+    chain_cer, ch_pacer, ch_touch = ch_any[:, :n_cers], ch_any[:, n_cers:2 * n_cers], ch_any[:, 2 * n_cers:]
+    ch_eye_stats = (chain_cer & is_eye).astype(np.float64) @ eye_table
+    # the chain's pacers of at most 5 and 9 points: how many, and the mean power over their empty points
+    small = ch_pacer & (c_size <= _PACER_LIMITS)
+    small_num, small_pts = small.sum(axis=2), np.maximum(small @ c_empty, 1)
+    small_power = [(small[j] @ c_power) / small_pts[j] for j in (0, 1)]
 
     # -- territory (Zobrist 5/21) next to the block and its chain
-    # both colours' territories in one labelling of two planes: black's labels come first
-    planes, n_terr = ndimage.label(np.stack([terr > 0, terr < 0]), FOUR_IN_PLANE)
-    t_black = int(planes[0].max())
-    t_white = n_terr - t_black
-    terr_lab = frame(planes[0] + planes[1]).ravel()
-    t_color = np.concatenate([np.full(t_black, BLACK), np.full(t_white, WHITE)]).astype(np.int8)
-    t_empty = np.bincount(terr_lab, weights=empty, minlength=n_terr + 1)[1:]
-    t_libs = {c: np.bincount(terr_lab, weights=lib_any[c], minlength=n_terr + 1)[1:] for c in (BLACK, WHITE)}
-    t_friend = np.where(t_color == BLACK, t_libs[BLACK], t_libs[WHITE])
-    t_opp = np.where(t_color == BLACK, t_libs[WHITE], t_libs[BLACK])
-    touch = (overlap(d1_pairs, terr_lab, n_terr) > 0) & (colors[:, None] == t_color[None, :])
-    terr_direct = (touch * overlap(lib_pairs, terr_lab, n_terr)).sum(axis=1)
+    t_empty = np.bincount(terr_of[0] + terr_of[1], weights=empty, minlength=n_terr + 1)[1:]
+    t_friend, t_opp = (np.bincount(terr_of.reshape(-1), v, minlength=n_terr + 1)[1:]
+                       for v in (lib_any.reshape(-1), opp_libs))
+    terr_direct = (touch * inside[:, terrs]).sum(axis=1)
     terr_friend, terr_opp = touch @ t_friend, touch @ t_opp
-    chain_d1 = Pairs(n=n_chains, k=chain_of[d1_pairs.k], p=d1_pairs.p)  # the dilated chains, repeats included
-    ch_touch = (overlap(chain_d1, terr_lab, n_terr) > 0) & (chain_colors[:, None] == t_color[None, :])
     ch_terr = ch_touch @ t_empty
 
-    # -- surroundings
-    weak_order = np.lexsort((ids, size, libs))
-    weak_rank = np.empty(nb, dtype=np.intp)
-    weak_rank[weak_order] = ids
-    strong_order = np.lexsort((ids, -size, -libs))
-    strong_rank = np.empty(nb, dtype=np.intp)
-    strong_rank[strong_order] = ids
-    weak12 = _pick(adjacent, weak_rank, weak_order, 2)
-    # liberties of one colour's chains never overlap, so each colour's chain liberties form a label map
-    chain_lib_lab = {}
-    for c in (BLACK, WHITE):
-        mine = colors[lib_pairs.k] == c
-        chain_lib_lab[c] = np.zeros(w * w, dtype=np.intp)
-        chain_lib_lab[c][lib_pairs.p[mine]] = chain_of[lib_pairs.k[mine]] + 1
-    # shares[o, k]: liberties block o shares with chain k (k of the other colour)
-    shares = np.where((colors == BLACK)[:, None], overlap(lib_pairs, chain_lib_lab[WHITE], n_chains),
-                      overlap(lib_pairs, chain_lib_lab[BLACK], n_chains))
-    weak_lib = _pick(shares[:, chain_of].T > 0, weak_rank, weak_order, 1)[:, 0]
-    region_lab = frame(topology.region_of).ravel()
-    region_adj = overlap(d1_pairs, region_lab, len(topology.regions)) > 0
-    friends = (_links(region_adj, region_adj.T) > 0) | (_links(adjacent, adjacent) > 0)
-    friends &= same
+    # -- surroundings: weakest = fewest liberties, then fewest stones, then lowest id; strongest =
+    # most liberties, then most stones, then lowest id (as unique keys: the id is the remainder modulo nb)
+    weak_key = (libs * npts + size) * nb + ids
+    strong_key = ((npts - libs) * npts + npts - size) * nb + ids
+    others = np.empty((4, nb), dtype=np.intp)  # weak1, weak2, weak_lib, friend
+    others[:2] = _pick(adjacent, weak_key, 2).T
+    shares = inside[:, opp_chains]  # shares[o, k]: liberties block o shares with chain k (k of the other colour)
+    others[2] = _pick(shares[:, chain_of].T > 0, weak_key, 1)[:, 0]
+    # friendly neighbours: of one colour, touching a common block (an opponent; itself too, which only
+    # links it to itself or an opponent) or a common empty region
+    links = (near[:, :col0[2]] > 0).astype(np.float32)
+    friends = (links @ links.T > 0) & (colors[:, None] == colors)
     np.fill_diagonal(friends, False)
-    friend = _pick(friends, strong_rank, strong_order, 1)[:, 0]
+    others[3] = _pick(friends, strong_key, 1)[:, 0]
 
-    base = np.column_stack([size, perim, libs, np.zeros(nb), atari_libs, chain_conn, eye_stats])
-    base = np.vstack([base, np.zeros(base.shape[1])])
+    # liberties shared with weak1, weak2 and the friend (-1, "none", is masked below) and with the
+    # block's chain (weak_lib)
+    with_others = np.empty((4, nb))
+    with_others[[0, 1, 3]] = inside[ids, others[[0, 1, 3]] + 1]
+    with_others[2] = shares[np.maximum(others[2], 0), chain_of]
+    base = np.zeros((nb + 1, 10))  # a last row of zeros for "none"
+    base[:nb] = _side_by_side([size, perim, libs, np.zeros(nb), atari_libs, chain_conn, eye_stats], nb)
+    exists = others >= 0
+    neighbours = base[np.where(exists, others, nb)]
+    neighbours[..., 3] = np.where(exists, with_others, 0)
+    chain_table = _side_by_side([ch_blocks, ch_size, ch_perim, ch_libs, chain_cer.sum(axis=1), ch_eye_stats,
+                                 ch_ext, ch_split, ch_terr, small_num[0], small_power[0], small_num[1],
+                                 small_power[1]], n_chains)
+    opp_chain = np.where(exists[0][:, None], chain_table[chain_of[others[0]]][:, _OPP_CHAIN_COLUMNS], 0.0)
 
-    def describe(other, shared_with):
-        rows = base[np.where(other >= 0, other, nb)]
-        rows[:, 3] = np.where(other >= 0, shared_with, 0)
-        return rows
-
-    def shared_libs(other):  # counted over the block's liberty pairs, not the whole stack
-        k, p = lib_pairs.k, lib_pairs.p
-        return np.bincount(k, weights=lib.ravel()[np.maximum(other, 0)[k] * (w * w) + p], minlength=nb)
-
-    neighbours = [
-        describe(weak12[:, 0], shared_libs(weak12[:, 0])),
-        describe(weak12[:, 1], shared_libs(weak12[:, 1])),
-        describe(weak_lib, shares[np.maximum(weak_lib, 0), chain_of]),
-        describe(friend, shared_libs(friend)),
-    ]
-    chain_table = np.column_stack([ch_size, ch_perim, ch_eye_stats, ch_split])
-    chain_table = np.vstack([chain_table, np.zeros(chain_table.shape[1])])
-    opp_chain = chain_table[np.where(weak12[:, 0] >= 0, chain_of[np.maximum(weak12[:, 0], 0)], n_chains)]
-
-    c = chain_of
     values = _side_by_side([
-        size, perim, libs, count(lib2), count(lib3), protected, chain_conn, adjacent.sum(axis=1),
-        majority, cm_x, cm_y, bb_square,
-        eye_stats,
-        pacer_acc_size, pacer_acc_perim, pacer_int_size, pacer_int_perim, pacer_int_split, pacer_power,
-        opp_cer_size, opp_cer_perim,
-        ch_blocks[c], ch_size[c], ch_perim[c], ch_libs[c], chain_cer.sum(axis=1)[c], ch_eye_stats[c],
-        ch_ext[c], ch_split[c], ch_terr[c], *(s[c] for s in ch_pacer_stats),
-        *neighbours, opp_chain,
+        size, perim, libs, lib2, lib3, protected, chain_conn, adjacent.sum(axis=1),
+        majority, cm_x, cm_y, height * width,
+        eye_stats, *pacer_stats, pacer_power,
+        c_size[enclosing], c_perim[enclosing],
+        chain_table[chain_of],
+        neighbours.transpose(1, 0, 2), opp_chain,
         terr_direct, terr_friend, terr_opp,
     ], nb)
     assert values.shape[1] == len(SET_B)
-
-    members = [topology.chains[k].blocks for k in range(n_chains)]
-    rel = []
-    for b in range(nb):
-        w1, w2 = int(weak12[b, 0]), int(weak12[b, 1])
-        rel.append([
-            [b],
-            [m for m in members[chain_of[b]] if m != b],
-            [w1] if w1 >= 0 else [],
-            [w2] if w2 >= 0 else [],
-            list(members[chain_of[w1]]) if w1 >= 0 else [],
-            [int(weak_lib[b])] if weak_lib[b] >= 0 else [],
-            [int(friend[b])] if friend[b] >= 0 else [],
-        ])
-    return Table(values, rel)
+    return Table(values, [chain.blocks for chain in topology.chains], np.vstack([chain_of, others]).T)
