@@ -141,14 +141,16 @@ def test_pasted_game_is_scored_and_the_annotated_sgf_downloads(page, server, tmp
     page.fill("#sgf", text)
     page.click("#score")
     ready(page)
-    # The two walls: if seog decided them dead, bring them back to life, which leaves the seki.
-    for vertex in ("C9", "G9"):
+    # The two walls: if seog decided them dead, bring them back to life, which leaves the seki;
+    # the lone stones inside the territories (B4, H3) are dead.
+    for vertex, state in (("C9", "alive"), ("G9", "alive"), ("B4", "dead"), ("H3", "dead")):
         cls = page.get_attribute(f'#board circle.stone[data-vertex="{vertex}"]', "class")
-        if "dead" in cls:
+        if state not in cls.split():
             page.click(f'#board circle.stone[data-vertex="{vertex}"]')
             page.wait_for_function(f"document.querySelector('#overrides').textContent.includes('{vertex}')")
             ready(page)
     assert "alive" in page.get_attribute('#board circle.stone[data-vertex="C9"]', "class")
+    playwright.expect(page.locator("#result")).to_have_text("B+0.5")  # the count the record's comment gives
     with page.expect_download() as info:
         page.click("#download")
     saved = tmp_path / "scored.sgf"

@@ -1,5 +1,7 @@
 """How many positions the uncertainty flag would mark, and how many of the wrong ones, for a range
-of margins: the evidence for the margin stored in a model.
+of margins: the evidence for the margin stored in a model. With a refiner in the model, the
+margin swept is the refiner's, and a block the cascade flagged (at the cascade's stored margin)
+stays flagged, as ``classifiers.refiner.refine`` does.
 
     python tools/uncertainty_sweep.py seog/models/default.npz ../shared/data/kgs-2017-q1 [more dev sets]
 """
@@ -24,6 +26,10 @@ def main(argv: list[str]) -> int:
         print(__doc__)
         return 2
     model = model_file.load(argv[0])
+    cascade = None
+    if model.refiner is not None:
+        cascade = model_file.load(argv[0])
+        cascade.refiner = None
     wrong, closest = [], []
     for folder in argv[1:]:
         positions, _ = devsets.read(Path(folder))
@@ -31,6 +37,8 @@ def main(argv: list[str]) -> int:
             statuses = decide(analyze(pos.board.grid), model)
             wrong.append(any((pos.dead.flat[s.points].mean() > 0.5) == s.alive for s in statuses))
             margins = [abs(s.p_alive - 0.5) for s in statuses if s.p_alive is not None]
+            if cascade is not None and any(s.uncertain for s in decide(analyze(pos.board.grid), cascade)):
+                margins.append(0.0)  # flagged by the cascade whatever the refiner's margin
             closest.append(min(margins, default=0.5))
     wrong, closest = np.array(wrong), np.array(closest)
     print(f"{len(wrong)} positions, {int(wrong.sum())} with a wrong block")

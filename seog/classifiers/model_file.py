@@ -3,12 +3,15 @@
 A model file is a small ``.npz``: each net's weight matrices and bias vectors as plain float
 arrays (``net{k}_w{l}``, ``net{k}_b{l}``), the static feature names and one JSON string
 (``meta``) holding the cascade layout, the min/max scaler (``features.scaling.Scaler.to_dict``),
-the ``uncertain`` margin and how the model was trained. It is read with ``allow_pickle=False``, so
+the ``uncertain`` margin and how the model was trained. A model may also carry the ownership
+refiner (``classifiers.refiner``) as ``refiner_*`` float32 arrays, its shape and margin in
+``meta["refiner"]``. It is read with ``allow_pickle=False``, so
 loading a file never runs code from it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from seog.classifiers.mlp import Net
+from seog.classifiers.refiner import Refiner
 from seog.features.scaling import Scaler, ScalerError
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -37,7 +41,8 @@ class Model:
     training set's min/max ``scaler``; every later net takes
     the same features followed by the ``N_DYNAMIC`` slot means of the previous net's predictions.
     A block whose probability ``p`` of being alive has ``|p - 0.5| < uncertain_margin`` is flagged
-    uncertain. ``meta`` records how the model was trained.
+    uncertain. ``refiner``, when present, reads the whole board after the cascade and has the last
+    word (``refiner_margin`` flags its doubts). ``meta`` records how the model was trained.
     """
 
     nets: list[Net]
@@ -45,6 +50,8 @@ class Model:
     scaler: Scaler
     uncertain_margin: float = UNCERTAIN_MARGIN
     meta: dict = field(default_factory=dict)
+    refiner: Refiner | None = None
+    refiner_margin: float = UNCERTAIN_MARGIN
 
     def __post_init__(self):
         n = len(self.feature_names)
@@ -58,6 +65,8 @@ class Model:
                 raise ModelFileError(f"net {k + 1} of the cascade takes {net.n_inputs} inputs, expected {want}")
         if not 0.0 <= self.uncertain_margin <= 0.5:
             raise ModelFileError(f"the uncertain margin must lie in [0, 0.5], got {self.uncertain_margin}")
+        if not 0.0 <= self.refiner_margin <= 0.5:
+            raise ModelFileError(f"the refiner's uncertain margin must lie in [0, 0.5], got {self.refiner_margin}")
 
     @property
     def layout(self) -> list[list[int]]:
@@ -74,16 +83,32 @@ def save(path, model: Model) -> Path:
     path = Path(path)
     meta = dict(model.meta, format=FORMAT, version=VERSION, layout=model.layout,
                 scaler=model.scaler.to_dict(), uncertain_margin=float(model.uncertain_margin))
+    meta.pop("refiner", None)
+    if model.refiner is not None:
+        meta["refiner"] = dict(model.meta.get("refiner", {}), layers=model.refiner.layers,
+                               channels=model.refiner.channels, margin=float(model.refiner_margin))
     arrays = {"feature_names": np.array(model.feature_names, dtype=str),
               "meta": np.array(json.dumps(meta, sort_keys=True))}
     for k, net in enumerate(model.nets):
         for j, (w, b) in enumerate(zip(net.weights, net.biases)):
             arrays[f"net{k}_w{j}"] = np.asarray(w, dtype=np.float64)
             arrays[f"net{k}_b{j}"] = np.asarray(b, dtype=np.float64)
+    if model.refiner is not None:
+        arrays.update({f"refiner_{name}": a for name, a in model.refiner.arrays().items()})
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as fh:
         np.savez_compressed(fh, **arrays)
     return path
+
+
+def cascade_sha1(model: Model) -> str:
+    """A fingerprint of the cascade alone (features, scaler, weights), whatever refiner rides along:
+    a refiner is trained on one cascade's verdicts and belongs to it."""
+    h = hashlib.sha1(json.dumps([model.feature_names, model.scaler.to_dict()], sort_keys=True).encode())
+    for net in model.nets:
+        for a in (*net.weights, *net.biases):
+            h.update(np.ascontiguousarray(a, dtype=np.float64).tobytes())
+    return h.hexdigest()
 
 
 def read_arrays(path, what: str, error: type[Exception]) -> dict[str, np.ndarray]:
@@ -122,7 +147,14 @@ def load(path) -> Model:
                 raise ModelFileError(f"{path}: net {k + 1} has units {nets[-1].sizes}, the layout says {sizes}")
         names = [str(s) for s in arrays["feature_names"]]
         scaler = Scaler.from_dict(meta["scaler"])
-        return Model(nets, names, scaler, float(meta.get("uncertain_margin", UNCERTAIN_MARGIN)), meta)
+        refiner, refiner_margin = None, UNCERTAIN_MARGIN
+        if "refiner" in meta:
+            prefix = "refiner_"
+            refiner = Refiner.from_arrays({k[len(prefix):]: a for k, a in arrays.items() if k.startswith(prefix)},
+                                          int(meta["refiner"]["layers"]))
+            refiner_margin = float(meta["refiner"].get("margin", UNCERTAIN_MARGIN))
+        return Model(nets, names, scaler, float(meta.get("uncertain_margin", UNCERTAIN_MARGIN)), meta,
+                     refiner, refiner_margin)
     except KeyError as exc:
         raise ModelFileError(f"{path} lacks the entry {exc}") from None
     except ModelFileError:

@@ -6,7 +6,8 @@ capturing stone keeps two liberties, so no ko or snapback answers it). A block i
 only be taken into a recapture is left to the model: players count such blocks alive often
 enough (on KataGo-labelled training games, 69 of 192, against 90 of 4,462 safely capturable ones).
 The rest are *unsettled*; a trained cascade decides them when a model is given (``cascade``),
-otherwise ``heuristic`` does.
+otherwise ``heuristic`` does. A model with an ownership refiner (``refiner``) then reads the
+whole board with every verdict and has the last word on every block Benson does not settle.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ ALIVE, DEAD = "alive", "dead"
 @dataclass
 class BlockStatus:
     """The decision for one block: ``alive``, who decided it (``source``: 'benson', 'atari',
-    'capturers-dead', 'model', 'heuristic', 'markup' or 'override'), the model's probability that it is alive
+    'capturers-dead', 'model', 'refiner', 'heuristic', 'markup' or 'override'), the model's probability that it is alive
     (None for static decisions) and whether that probability is near the decision boundary."""
 
     block: int
@@ -113,6 +114,9 @@ def decide(topology: Topology, model=None) -> list[BlockStatus]:
         else:
             settled.update(heuristic(topology, unsettled))
     settled = revive_uncaptured(topology, settled)
+    if getattr(model, "refiner", None) is not None:
+        from seog.classifiers.refiner import refine  # numpy only
+        settled = refine(topology, settled, model.refiner, model.refiner_margin)
     return [settled[b.id] for b in topology.blocks]
 
 

@@ -1,0 +1,164 @@
+"""The ownership refiner: its input planes, its numpy convolutions against torch, the model file,
+its training data, and what it changes on real positions."""
+
+import gzip
+import json
+
+import numpy as np
+import pytest
+
+from conftest import board, shared_dir
+from seog.classifiers import model_file
+from seog.classifiers.refiner import N_INPUTS, Refiner, block_p_alive, conv, inputs, ownership
+from seog.classifiers.status import decide
+from seog.features.planes import COLOR_SWAP, PLANES, segments, static_planes
+from seog.features.topology import analyze
+
+# A white stone in atari at C3, a black three-stone block with 6 liberties, a black stone with
+# 2 at D3, a white block with 4 liberties and a one-point white eye at E1.
+POSITION = """
+    . . . . .
+    . X X . .
+    . X O X .
+    . . . O O
+    . . . O .
+"""
+
+
+def _plane(name, planes):
+    return planes[PLANES.index(name)]
+
+
+def test_planes_on_a_hand_drawn_position():
+    topo = analyze(board(POSITION).grid)
+    p = static_planes(topo, alive=[])
+    assert p.shape == (len(PLANES), 5, 5) and p.dtype == np.float32
+    assert _plane("black", p)[1, 1] == 1 and _plane("white", p)[2, 2] == 1 and _plane("empty", p)[0, 0] == 1
+    assert _plane("liberties_1", p)[2, 2] == 1 and _plane("liberties_1", p).sum() == 1   # C3 only
+    assert _plane("liberties_2", p)[2, 3] == 1                     # D3
+    assert _plane("liberties_4plus", p)[1, 1] == 1 and _plane("liberties_4plus", p)[4, 3] == 1
+    assert _plane("liberties_3", p).sum() == 0
+    assert _plane("region_white", p)[4, 4] == 1                    # E1: an eye bordered by White alone
+    assert _plane("region_black", p)[4, 4] == 0 and _plane("region_black", p)[0, 0] == 0  # the big region is shared
+    assert _plane("block_log_size", p)[1, 1] == pytest.approx(np.log2(3 + 1) / 6)
+    assert _plane("benson_alive", p).sum() == 0
+    seg, n = segments(topo)
+    assert n == len(topo.blocks) + len(topo.regions)
+    assert seg[1, 1] == seg[2, 1] and seg[0, 0] == seg[4, 0] != seg[4, 4]
+
+
+def test_colour_swap_permutes_the_planes_of_the_swapped_position():
+    topo = analyze(board(POSITION).grid)
+    swapped = analyze(-board(POSITION).grid)
+    assert np.array_equal(static_planes(topo)[COLOR_SWAP], static_planes(swapped))
+
+
+def test_conv_equals_a_direct_sum():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(3, 6, 6)).astype(np.float32)
+    w = rng.normal(size=(4, 3, 3, 3)).astype(np.float32)
+    b = rng.normal(size=4).astype(np.float32)
+    padded = np.pad(x, ((0, 0), (1, 1), (1, 1)))
+    direct = np.array([[[np.sum(w[o] * padded[:, y:y + 3, x_:x_ + 3]) + b[o] for x_ in range(6)] for y in range(6)]
+                       for o in range(4)])
+    assert np.allclose(conv(x, w, b), direct, atol=1e-5)
+
+
+def _random_refiner(rng, channels=8, layers=2):
+    f = np.float32
+    return Refiner(rng.normal(0, .2, (channels, N_INPUTS, 5, 5)).astype(f), rng.normal(0, .1, channels).astype(f),
+                   [rng.normal(0, .2, (channels, channels, 3, 3)).astype(f) for _ in range(layers)],
+                   [rng.normal(0, .1, channels).astype(f) for _ in range(layers)],
+                   [rng.normal(0, .2, (channels, channels)).astype(f) for _ in range(layers)],
+                   [rng.normal(0, .1, channels).astype(f) for _ in range(layers)],
+                   rng.normal(0, .3, channels).astype(f), 0.1)
+
+
+def test_numpy_refiner_equals_the_torch_net_on_a_real_position():
+    torch = pytest.importorskip("torch")
+    from seog.classifiers.train_refiner import RefinerNet, to_refiner
+    torch.manual_seed(3)
+    net = RefinerNet(channels=8, layers=2).eval()
+    topo = analyze(board(POSITION).grid)
+    statuses = {st.block: st for st in decide(topo)}
+    x = inputs(topo, statuses)
+    seg, n = segments(topo)
+    with torch.no_grad():
+        want = net(torch.tensor(x)[None], torch.tensor(seg)[None])[0].numpy()
+    got = ownership(to_refiner(net), x, seg, n)
+    assert got.shape == (5, 5) and np.allclose(got, want, atol=1e-5)
+
+
+def test_block_p_alive_reads_ownership_from_each_block_side():
+    topo = analyze(board(POSITION).grid)
+    owner = np.where(topo.grid != 0, 1.0, 0.0)                    # Black owns every stone
+    p = block_p_alive(topo, owner)
+    for block in topo.blocks:
+        assert p[block.id] == (1.0 if block.color == 1 else 0.0)
+
+
+def test_model_file_round_trip_with_a_refiner(tmp_path):
+    model = model_file.load_default()
+    model.refiner = _random_refiner(np.random.default_rng(1))
+    model.refiner_margin = 0.2
+    path = model_file.save(tmp_path / "m.npz", model)
+    back = model_file.load(path)
+    assert back.refiner is not None and back.refiner_margin == 0.2 and back.refiner.layers == 2
+    for name, a in model.refiner.arrays().items():
+        assert np.array_equal(back.refiner.arrays()[name], a)
+    assert model_file.cascade_sha1(back) == model_file.cascade_sha1(model_file.load_default())
+    back.refiner = None
+    assert model_file.load(model_file.save(tmp_path / "plain.npz", back)).refiner is None
+
+
+def test_a_refiner_decides_every_block_but_benson_alive_ones():
+    model = model_file.load_default()
+    model.refiner = _random_refiner(np.random.default_rng(2))
+    topo = analyze(board(POSITION).grid)
+    for st in decide(topo, model):
+        assert st.source in ("refiner", "benson")
+        assert st.source == "benson" or (st.p_alive is not None and st.alive == (st.p_alive > 0.5))
+
+
+def test_planes_cache_from_a_teacher_file(tmp_path):
+    from seog.datasets import planes as cache
+    rows = ["." * 19] * 19
+    rows = [r[:3] + "X" + r[4:] if i == 3 else r for i, r in enumerate(rows)]
+    rows = [("XO" + "." * 17) if i == 0 else r for i, r in enumerate(rows)]
+    record = {"name": "g1", "size": 19, "final_board": rows, "ownership": [50] * 361, "katago_dead": []}
+    bad = {"name": "g2", "size": 19, "final_board": rows[:5], "ownership": [0] * 361, "katago_dead": []}
+    teacher = tmp_path / "t.jsonl.gz"
+    with gzip.open(teacher, "wt") as fh:
+        fh.write(json.dumps(record) + "\n" + json.dumps(bad) + "\n")
+    out = tmp_path / "planes.npz"
+    meta = cache.build(teacher, model_file.DEFAULT_MODEL, out)
+    data = np.load(out)
+    assert meta["games"] == 1 and "g2" in meta["skipped"]
+    assert data["planes"].shape == (1, N_INPUTS, 19, 19) and data["ownership"][0, 0, 0] == 50
+    assert json.loads(str(data["meta"]))["cascade_sha1"] == model_file.cascade_sha1(model_file.load_default())
+
+
+def test_shipped_refiner_fixes_dev_positions_the_cascade_gets_wrong():
+    """On the OGS dev positions, the refiner's verdicts are right in more positions than the
+    cascade's alone, and never wrong where the cascade was right in more than a few."""
+    from seog.datasets import devsets
+    from seog.datasets.evaluate import compare
+    model = model_file.load_default()
+    if model.refiner is None:
+        pytest.skip("the shipped model has no refiner")
+    positions, _ = devsets.read(shared_dir("ogs-score-estimator"))
+    cascade = model_file.load_default()
+    cascade.refiner = None
+    fixed = broken = 0
+    for pos in positions:
+        topo = analyze(pos.board.grid)
+        right = []
+        for m in (cascade, model):
+            dead = np.zeros(pos.board.grid.shape, dtype=bool)
+            for st in decide(topo, m):
+                if not st.alive:
+                    dead.flat[st.points] = True
+            right.append(compare(pos, dead, topo)[1] == 0)
+        fixed += right[1] and not right[0]
+        broken += right[0] and not right[1]
+    assert fixed > broken
