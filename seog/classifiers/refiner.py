@@ -5,7 +5,8 @@ verdict at once, as a plane, next to the board planes of ``features.planes``, an
 owns each point (-1 White .. +1 Black). A block is alive when the mean predicted ownership over
 its stones has its own sign. Every layer after the first adds a 3x3 convolution and a mix of the
 mean over the point's block or empty region, so one layer carries news across a whole group.
-Inference is numpy alone; ``train_refiner`` trains the same net with torch.
+Inference is numpy alone (threadpoolctl keeps its matrix products on one BLAS thread);
+``train_refiner`` trains the same net with torch.
 """
 
 from __future__ import annotations
