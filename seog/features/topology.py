@@ -21,8 +21,6 @@ from functools import cache
 
 import numpy as np
 from scipy import ndimage
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from seog.features.coords import BLACK, EMPTY, WHITE
 
@@ -134,34 +132,6 @@ def adjacent_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.stack(np.divmod(keys, width), axis=1)
 
 
-def adjacent_points(labels: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Unique (label, grid index) pairs: points in ``mask`` 4-adjacent to a labelled point."""
-    index = np.arange(labels.size).reshape(labels.shape)  # row-major, so rectangles work too
-    target = np.where(mask, index + 1, 0)
-    pairs = adjacent_pairs(labels, target)
-    pairs[:, 1] -= 1
-    return pairs
-
-
-def group_by_first(pairs: np.ndarray, n: int) -> list[np.ndarray]:
-    """Split sorted (key, value) pairs into a list of value arrays for keys 1..n."""
-    out = [np.empty(0, dtype=np.int64) for _ in range(n)]
-    if len(pairs) == 0:
-        return out
-    keys = pairs[:, 0]
-    starts = np.searchsorted(keys, np.arange(1, n + 2))
-    for k in range(n):
-        out[k] = pairs[starts[k]:starts[k + 1], 1]
-    return out
-
-
-def points_by_label(labels: np.ndarray, n: int) -> list[np.ndarray]:
-    flat = labels.ravel()
-    order = np.argsort(flat, kind="stable")
-    starts = np.searchsorted(flat[order], np.arange(1, n + 2))
-    return [order[starts[k]:starts[k + 1]] for k in range(n)]
-
-
 def label_blocks(grid: np.ndarray) -> tuple[np.ndarray, int]:
     """Label 4-connected blocks of both colours in one array (black ids first)."""
     black, nb = ndimage.label(grid == BLACK, FOUR)
@@ -170,91 +140,195 @@ def label_blocks(grid: np.ndarray) -> tuple[np.ndarray, int]:
     return labels.astype(np.int32), nb + nw
 
 
+# One ``ndimage.label`` call labels a (k, h, w) stack of boards whose slices never connect,
+# numbered slice after slice (each in raster order, as if labelled alone).
+STACK = np.zeros((3, 3, 3), dtype=bool)
+STACK[1] = FOUR
+
+_BORDERS = [frozenset(), frozenset((BLACK,)), frozenset((WHITE,)), frozenset((BLACK, WHITE))]
+
+
+@cache
+def neighbours(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """Flat indices into an (h + 2, w + 2) framed board: of the board points (row-major) and of
+    their up, down, left and right neighbours, (4, h * w) (the frame stands for off the board)."""
+    stride = w + 2
+    inner = ((np.arange(h)[:, None] + 1) * stride + np.arange(1, w + 1)).ravel()
+    index = np.stack([inner - stride, inner + stride, inner - 1, inner + 1])
+    inner.flags.writeable = index.flags.writeable = False
+    return inner, index
+
+
+def around(values: np.ndarray, fill=0) -> np.ndarray:
+    """(4, h * w): the value at each point's up, down, left and right neighbour, ``fill`` off the board."""
+    h, w = values.shape
+    inner, index = neighbours(h, w)
+    framed = np.full((h + 2) * (w + 2), fill, dtype=values.dtype)
+    framed[inner] = values.reshape(-1)
+    return framed[index]
+
+
+def _incidence(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> tuple[np.ndarray, list]:
+    """The distinct (row, col) pairs sorted, as (cols, bounds): row r's are ``cols[bounds[r]:bounds[r + 1]]``.
+
+    A dense bool matrix does the work of ``np.unique``: the label ranges here are small.
+    """
+    hit = np.zeros(n_rows * n_cols, dtype=bool)
+    hit[rows.astype(np.int64) * n_cols + cols] = True
+    row, col = np.divmod(np.flatnonzero(hit), n_cols)
+    return col, [0, *np.cumsum(np.bincount(row, minlength=n_rows)).tolist()]
+
+
+def _split(values, bounds: list, first: int, stop: int) -> list:
+    """Pieces ``first`` .. ``stop - 1`` of ``values`` cut at ``bounds``."""
+    return [values[a:b] for a, b in zip(bounds[first:stop], bounds[first + 1:stop + 1])]
+
+
+def _chain_of(masks: np.ndarray, block_flat: np.ndarray, near: np.ndarray, near_black: np.ndarray,
+              n_blocks: int) -> np.ndarray:
+    """Chain id of each block, chains numbered in the order of their first block (as the
+    connected components of the graph of blocks sharing a liberty).
+
+    One label call on boards three times finer, each point a plus of five pixels: a stone has
+    all four arms, an empty point only those towards stones of the board's colour, so blocks
+    meet through shared liberties and liberties never meet each other. ``masks``: black, white
+    and empty points first (as in ``analyze``); ``block_flat``: block label per point;
+    ``near``: block labels around each point, ``near_black``: which of them are black.
+    """
+    _, h, w = masks.shape
+    hw = h * w
+    empty = masks[2].reshape(hw)
+    # (2, 4, hw): for each colour's board, the arms of each point
+    arms = (np.stack([near_black, (near > 0) & ~near_black]) & empty) | masks[:2].reshape(2, 1, hw)
+    fine = np.zeros((2, h, 3, w, 3), dtype=bool)
+    fine[:, :, 1, :, 1] = masks[:2] | masks[2]
+    fine[:, :, 0, :, 1] = arms[:, 0].reshape(2, h, w)
+    fine[:, :, 2, :, 1] = arms[:, 1].reshape(2, h, w)
+    fine[:, :, 1, :, 0] = arms[:, 2].reshape(2, h, w)
+    fine[:, :, 1, :, 2] = arms[:, 3].reshape(2, h, w)
+    fine_labels, n_fine = ndimage.label(fine.reshape(2, 3 * h, 3 * w), STACK)
+    centre = fine_labels.reshape(2, h, 3, w, 3)[:, :, 1, :, 1].reshape(2, hw)
+    piece = np.zeros(n_blocks + 1, dtype=np.int64)
+    piece[block_flat] = np.where(masks[0].reshape(hw), centre[0], centre[1])  # one value per block
+    piece = piece[1:]
+    ids = np.arange(n_blocks)
+    head = np.full(n_fine + 1, n_blocks, dtype=np.int64)  # first block of each piece
+    np.minimum.at(head, piece, ids)
+    head = head[piece]
+    return (np.cumsum(head == ids) - 1)[head]
+
+
 def analyze(grid: np.ndarray) -> Topology:
-    """Split a (size, size) array of colours into blocks, chains, empty regions and CERs."""
+    """Split a (size, size) array of colours into blocks, chains, empty regions and CERs.
+
+    One ``ndimage.label`` call over a stack of masks (black, white, empty, not black, not white)
+    gives every object a label in one numbering: blocks (black first, as ``label_blocks``), empty
+    regions, CERs enclosed by Black, CERs enclosed by White. Adjacencies come from the block labels
+    around each point, the points of every object from one stable sort of the labels.
+    """
     grid = np.asarray(grid, dtype=np.int8)
     size = grid.shape[0]
-    empty = grid == EMPTY
+    h, w = grid.shape
+    hw = h * w
+    masks = np.empty((5, h, w), dtype=bool)
+    np.equal(grid, BLACK, out=masks[0])
+    np.equal(grid, WHITE, out=masks[1])
+    np.equal(grid, EMPTY, out=masks[2])
+    np.logical_not(masks[0], out=masks[3])
+    np.logical_not(masks[1], out=masks[4])
+    labels, total = ndimage.label(masks, STACK)
+    flat = labels.reshape(5, hw)
+    # last label of black blocks, of all blocks, of regions, of CERs enclosed by Black
+    n_black, n_blocks, r_end, b_end, _ = np.maximum.accumulate(flat.max(axis=1)).tolist()
+    n_regions = r_end - n_blocks
+    black = masks[0].reshape(hw)
+    empty = masks[2].reshape(hw)
+    block_of = labels[0] + labels[1]
+    block_flat = block_of.reshape(hw)
 
-    block_of, n_blocks = label_blocks(grid)
-    block_points = points_by_label(block_of, n_blocks)
-    colors = [int(grid.flat[p[0]]) for p in block_points]
-    liberties = group_by_first(adjacent_points(block_of, empty), n_blocks)
-    blocks = [Block(i, colors[i], block_points[i], liberties[i]) for i in range(n_blocks)]
+    near = around(block_of)  # the block labels around each point, (4, hw), 0 for none or off the board
+    touch = near > 0
+    near_black = touch & (near <= n_black)
+    libs = touch & empty
 
-    # Opponent adjacency: adjacent stone pairs of different labels are always of different colours.
-    for a, b in adjacent_pairs(block_of, block_of):
-        if a != b:
-            blocks[a - 1].opponents.append(int(b - 1))
+    # (object, block) pairs in the one numbering: a block and an opponent block next to it, an empty
+    # region and a block next to it, a CER enclosed by c and a c block next to it (a point that is
+    # not c next to a c block lies in one of the CERs enclosed by c)
+    in_cer = np.where(near_black, flat[3], flat[4])
+    opponent = touch & ~empty & (near != block_flat)
+    boundary = touch & (in_cer > 0)
+    region_rows, region_blocks = np.broadcast_to(flat[2], near.shape)[libs], near[libs]
+    cer_rows, cer_blocks = in_cer[boundary], near[boundary]
+    adjacent, adjacent_bounds = _incidence(
+        np.concatenate([np.broadcast_to(block_flat, near.shape)[opponent], region_rows, cer_rows]),
+        np.concatenate([near[opponent], region_blocks, cer_blocks]), total + 1, n_blocks + 1)
+    adjacent = (adjacent - 1).tolist()
+    # and (block, object): the regions and the CERs of its colour around each block
+    block_regions, block_regions_bounds = _incidence(region_blocks, region_rows - (n_blocks + 1),
+                                                     n_blocks + 1, n_regions)
+    cer_local = cer_rows - np.where(cer_rows > b_end, b_end + 1, r_end + 1)
+    block_cers, block_cers_bounds = _incidence(cer_blocks, cer_local, n_blocks + 1, max(total - r_end, 1))
 
-    region_of, n_regions = ndimage.label(empty, FOUR)
-    region_points = points_by_label(region_of, n_regions)
-    region_blocks = group_by_first(adjacent_pairs(region_of, block_of), n_regions)
-    regions = []
-    for r in range(n_regions):
-        ids = [int(b) - 1 for b in region_blocks[r]]
-        regions.append(Region(r, region_points[r], ids, frozenset(colors[b] for b in ids)))
-        for b in ids:
-            blocks[b].regions.append(r)
+    chain_of = _chain_of(masks, block_flat, near, near_black, n_blocks)
+    n_chains = int(chain_of.max()) + 1 if n_blocks else 0
 
-    chains = _chains(grid, block_of, blocks)
+    # the opponent's CER around each block
+    enclosing = np.zeros(n_blocks + 1, dtype=np.int64)
+    enclosing[block_flat] = np.where(black, flat[4], flat[3])
+    enclosing = enclosing[1:]
+
+    # points of every object by one stable sort of its label: key 1..total as above, then
+    # total + label for the empty points of a CER, then 2 * total + 1 + chain for chains
+    n_keys = 2 * total + n_chains + 1
+    keys = np.zeros((8, hw), dtype=np.int16 if n_keys < 2 ** 15 else np.int32)
+    keys[:5] = flat
+    keys[5:7] = np.where(empty, flat[3:5] + total, 0)
+    keys[7] = np.concatenate([[0], chain_of + (2 * total + 1)])[block_flat]
+    keys = keys.reshape(-1)
+    order = np.argsort(keys, kind="stable") % hw
+    bounds = np.cumsum(np.bincount(keys, minlength=n_keys)).tolist()
+    points = [order[a:b] for a, b in zip(bounds, bounds[1:])]  # points[k - 1]: of key k
+
+    # liberties: rows 1..n_blocks for blocks, then one per chain
+    lib_blocks = near[libs]
+    lib_points = np.broadcast_to(np.arange(hw), near.shape)[libs]
+    lib_rows = np.concatenate([lib_blocks, chain_of[lib_blocks - 1] + (n_blocks + 1)])
+    liberties, lib_bounds = _incidence(lib_rows, np.concatenate([lib_points, lib_points]),
+                                       n_blocks + n_chains + 1, hw)
+
+    colors = [BLACK] * n_black + [WHITE] * (n_blocks - n_black)
+    colors_black = np.arange(n_blocks) < n_black
+    blocks = list(map(Block, range(n_blocks), colors, points[:n_blocks],
+                      _split(liberties, lib_bounds, 1, n_blocks + 1),
+                      _split(adjacent, adjacent_bounds, 1, n_blocks + 1),
+                      _split(block_regions.tolist(), block_regions_bounds, 1, n_blocks + 1),
+                      chain_of.tolist(), (enclosing - np.where(colors_black, b_end + 1, r_end + 1)).tolist(),
+                      _split(block_cers.tolist(), block_cers_bounds, 1, n_blocks + 1)))
+
+    region_blocks = _split(adjacent, adjacent_bounds, n_blocks + 1, r_end + 1)
+    # blocks are in id order, black ones first
+    borders = [_BORDERS[(bool(bs) and bs[0] < n_black) + 2 * (bool(bs) and bs[-1] >= n_black)]
+               for bs in region_blocks]
+    regions = list(map(Region, range(n_regions), points[n_blocks:r_end], region_blocks, borders))
+
+    members = np.argsort(chain_of, kind="stable").tolist()
+    member_bounds = [0, *np.cumsum(np.bincount(chain_of, minlength=n_chains)).tolist()]
+    chain_blocks = _split(members, member_bounds, 0, n_chains)
+    chains = list(map(Chain, range(n_chains), [colors[m[0]] for m in chain_blocks], chain_blocks,
+                      points[2 * total:2 * total + n_chains],
+                      _split(liberties, lib_bounds, n_blocks + 1, n_blocks + n_chains + 1)))
+
+    inside = np.argsort(enclosing, kind="stable").tolist()
+    inside_bounds = [0, *np.cumsum(np.bincount(enclosing, minlength=total + 1)).tolist()]
     cer_of, cers = {}, {}
-    for color in (BLACK, WHITE):
-        cer_of[color], cers[color] = _cers(grid, color, block_of, blocks)
+    for color, first, last, offset in ((BLACK, r_end, b_end, 3), (WHITE, b_end, total, 4)):
+        cer_of[color] = np.where(labels[offset] > 0, labels[offset] - first, 0)
+        cers[color] = list(map(CER, range(last - first), [color] * (last - first), points[first:last],
+                               points[total + first:total + last],
+                               _split(adjacent, adjacent_bounds, first + 1, last + 1),
+                               _split(inside, inside_bounds, first + 1, last + 1)))
+    region_of = np.where(labels[2] > 0, labels[2] - n_blocks, 0)
     return Topology(size, grid, block_of, blocks, region_of, regions, chains, cer_of, cers)
-
-
-def _chains(grid: np.ndarray, block_of: np.ndarray, blocks: list[Block]) -> list[Chain]:
-    """Join blocks of one colour that share a liberty (connected components of a block graph)."""
-    n = len(blocks)
-    if n == 0:
-        return []
-    padded = np.pad(block_of, 1)
-    around = np.stack([padded[:-2, 1:-1], padded[2:, 1:-1], padded[1:-1, :-2], padded[1:-1, 2:]])
-    around = around[:, grid == EMPTY]  # (4, number of empty points)
-    edges = []
-    for i in range(4):
-        for j in range(i + 1, 4):
-            a, b = around[i], around[j]
-            keep = (a > 0) & (b > 0) & (a != b)
-            edges.append(np.stack([a[keep], b[keep]], axis=1))
-    edges = np.concatenate(edges) - 1 if edges else np.empty((0, 2), int)
-    colors = np.array([b.color for b in blocks])
-    edges = edges[colors[edges[:, 0]] == colors[edges[:, 1]]] if len(edges) else edges
-    graph = coo_matrix((np.ones(len(edges)), (edges[:, 0], edges[:, 1])), shape=(n, n))
-    _, which = connected_components(graph, directed=False)
-    chains = []
-    for c in range(which.max() + 1):
-        members = [int(b) for b in np.flatnonzero(which == c)]
-        for b in members:
-            blocks[b].chain = c
-        points = np.sort(np.concatenate([blocks[b].points for b in members]))
-        libs = np.unique(np.concatenate([blocks[b].liberties for b in members]))
-        chains.append(Chain(c, blocks[members[0]].color, members, points, libs))
-    return chains
-
-
-def _cers(grid: np.ndarray, color: int, block_of: np.ndarray, blocks: list[Block]):
-    """Regions enclosed by ``color``: 4-connected groups of points that are not ``color``."""
-    labels, n = ndimage.label(grid != color, FOUR)
-    points = points_by_label(labels, n)
-    own = np.where(grid == color, block_of, 0)
-    inner = np.where(grid == -color, block_of, 0)
-    boundary = group_by_first(adjacent_pairs(labels, own), n)
-    inside = group_by_first(np.unique(np.stack([labels[inner > 0], inner[inner > 0]], axis=1), axis=0)
-                            if (inner > 0).any() else np.empty((0, 2), int), n)
-    flat_grid = grid.ravel()
-    cers = []
-    for k in range(n):
-        pts = points[k]
-        cer = CER(k, color, pts, pts[flat_grid[pts] == EMPTY],
-                  [int(b) - 1 for b in boundary[k]], [int(b) - 1 for b in inside[k]])
-        cers.append(cer)
-        for b in cer.blocks:
-            blocks[b].adjacent_cers.append(k)
-        for b in cer.inner_blocks:
-            blocks[b].enclosing_cer = k
-    return labels.astype(np.int32), cers
 
 
 # ---- shape measures of point sets, many sets at once ---------------------------------------
