@@ -32,7 +32,7 @@ import numpy as np
 from scipy import ndimage
 
 from seog.features.coords import BLACK, EMPTY, WHITE
-from seog.features.topology import FOUR, adjacent_pairs, adjacent_points, label_blocks
+from seog.features.topology import FOUR, STACK, adjacent_pairs, around, label_blocks, rowcount
 from seog.scoring.result import format_result
 from seog.scoring.rules import Rules
 
@@ -83,30 +83,36 @@ def live_grid(grid: np.ndarray, dead: np.ndarray, rules: Rules) -> np.ndarray:
     return np.where(dead, EMPTY, grid).astype(np.int8) if rules.remove_dead else grid.astype(np.int8)
 
 
+OFF = 9  # the colour of off-board neighbours in ``around(live, OFF)``
+
+
 def regions(live: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
     """Label regions of non-stone points; return (labels, count, owner per region id: 1, -1 or 0)."""
+    return _regions(live, around(live, OFF))
+
+
+def _regions(live: np.ndarray, near: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
+    """``regions``, given the colours around each point (``around(live, OFF)``)."""
     labels, n = ndimage.label(live == EMPTY, FOUR)
+    flat = labels.reshape(-1)
     owner = np.zeros(n + 1, dtype=np.int8)
     for color in (BLACK, WHITE):
-        pairs = adjacent_pairs(labels, (live == color).astype(np.int32))
         touched = np.zeros(n + 1, dtype=bool)
-        touched[pairs[:, 0]] = True
+        touched[flat[(near == color).any(axis=0)]] = True
+        touched[0] = False  # stones next to stones
         owner[touched] += np.int8(color)
     # Both colours: 1 + -1 = 0 (neutral); none (an empty board): 0.
     return labels, n, owner
 
 
-def _shifts(a: np.ndarray, fill) -> np.ndarray:
-    """(4, h, w): the value of each point's up, down, left and right neighbour (``fill`` off the board)."""
-    p = np.pad(a, 1, constant_values=fill)
-    return np.stack([p[:-2, 1:-1], p[2:, 1:-1], p[1:-1, :-2], p[1:-1, 2:]])
-
-
 def liberty_counts(live: np.ndarray, blocks: np.ndarray) -> np.ndarray:
-    """Number of liberties per block label (index 0 unused)."""
-    n = int(blocks.max())
-    pairs = adjacent_points(blocks, live == EMPTY)
-    return np.bincount(pairs[:, 0], minlength=n + 1) if len(pairs) else np.zeros(n + 1, dtype=np.int64)
+    """Number of liberties per block label (index 0 unused, 0)."""
+    n, size = int(blocks.max()), live.size
+    near = around(blocks)
+    keep = (near > 0) & (live == EMPTY).reshape(-1)
+    hit = np.zeros((n + 1, size), dtype=bool)
+    hit.reshape(-1)[near[keep].astype(np.int64) * size + np.broadcast_to(np.arange(size), near.shape)[keep]] = True
+    return rowcount(hit)
 
 
 def seki_points(live: np.ndarray, neutral: np.ndarray) -> np.ndarray:
@@ -116,20 +122,24 @@ def seki_points(live: np.ndarray, neutral: np.ndarray) -> np.ndarray:
     the mover's colour next to p has at most two liberties (captures only add liberties); those
     few candidates get a trial move.
     """
+    return _seki_points(live, neutral, around(live, OFF))
+
+
+def _seki_points(live: np.ndarray, neutral: np.ndarray, near: np.ndarray) -> np.ndarray:
+    """``seki_points``, given the colours around each point (``around(live, OFF)``)."""
     out = np.zeros(live.shape, dtype=bool)
     if not neutral.any():
         return out
+    mine = near == BLACK, near == WHITE
+    candidate = ((neutral & (live == EMPTY)).reshape(-1) & ((near == EMPTY).sum(axis=0) <= 1)
+                 & mine[0].any(axis=0) & mine[1].any(axis=0))
+    if not candidate.any():  # spares the liberty counts
+        return out
     blocks, _ = label_blocks(live)
-    libs = liberty_counts(live, blocks)
-    near_block = _shifts(blocks, 0)
-    near_color = _shifts(live, 9)
-    empty_near = (near_color == EMPTY).sum(axis=0)
-    block_libs = np.where(near_block > 0, libs[near_block], 0)
-    candidate = neutral & (live == EMPTY) & (empty_near <= 1)
-    for color in (BLACK, WHITE):
-        mine = near_color == color
-        candidate &= mine.any(axis=0) & ~(mine & (block_libs > 2)).any(axis=0)
-    for r, c in zip(*np.nonzero(candidate)):
+    crowded = liberty_counts(live, blocks)[around(blocks)] > 2
+    for near_mine in mine:
+        candidate &= ~(near_mine & crowded).any(axis=0)
+    for r, c in zip(*np.divmod(np.flatnonzero(candidate), live.shape[1])):
         out[r, c] = _self_atari(live, BLACK, (r, c)) and _self_atari(live, WHITE, (r, c))
     return out
 
@@ -156,18 +166,22 @@ def protective_points(live: np.ndarray, neutral: np.ndarray) -> np.ndarray:
     the empty points next to its stones that are not neutral. With one such liberty left, the
     opponent can fill the dame and the owner has to fill that point.
     """
-    out = np.zeros(live.shape, dtype=bool)
-    inner = (live == EMPTY) & ~neutral
-    for color in (BLACK, WHITE):
-        group, n = ndimage.label((live == color) | neutral, FOUR)
-        if n == 0:
-            continue
-        pairs = adjacent_points(np.where(live == color, group, 0), inner)
-        if len(pairs) == 0:
-            continue
-        per_group = np.bincount(pairs[:, 0], minlength=n + 1)
-        out.flat[pairs[per_group[pairs[:, 0]] == 1, 1]] = True
-    return out
+    out = np.zeros(live.size, dtype=bool)
+    inner = ((live == EMPTY) & ~neutral).reshape(-1)
+    if not inner.any():
+        return out.reshape(live.shape)
+    # both colours' groups in one labelling (Black's, then White's)
+    stones = np.stack([live == BLACK, live == WHITE])
+    groups, n = ndimage.label(stones | neutral, STACK)
+    stone_group = np.where(stones[0], groups[0], groups[1] * stones[1])
+    near = around(stone_group)[:, inner]  # the groups whose stones touch each inner point
+    near.sort(axis=0)
+    distinct = near > 0
+    distinct[1:] &= near[1:] != near[:-1]
+    group = near[distinct]
+    lonely = np.bincount(group, minlength=n + 1)[group] == 1
+    out[np.broadcast_to(np.flatnonzero(inner), near.shape)[distinct][lonely]] = True
+    return out.reshape(live.shape)
 
 
 def count(grid: np.ndarray, dead: np.ndarray, rules: Rules, komi: float, handicap: int = 0,
@@ -177,20 +191,24 @@ def count(grid: np.ndarray, dead: np.ndarray, rules: Rules, komi: float, handica
     dead = np.asarray(dead, dtype=bool) & (grid != EMPTY)
     prisoners = prisoners or {BLACK: 0, WHITE: 0}
     live = live_grid(grid, dead, rules)
-    labels, n, owner = regions(live)
+    near = around(live, OFF)
+    labels, n, owner = _regions(live, near)
     region_owner = owner[labels]  # per point; 0 off regions or neutral
     in_region = labels > 0
     neutral = in_region & (region_owner == 0)
 
-    seki_pts = seki_points(live, neutral)
-    blocks, _ = label_blocks(live)
-    seki_blocks = _touching(blocks, seki_pts)
-    seki_stones = np.isin(blocks, seki_blocks) & (blocks > 0)
+    seki_pts = _seki_points(live, neutral, near)
+    if seki_pts.any():
+        blocks, _ = label_blocks(live)
+        seki_stones = np.isin(blocks, _touching(blocks, seki_pts)) & (blocks > 0)
+    else:
+        seki_stones = np.zeros(live.shape, dtype=bool)
 
     territory_mask = in_region & (region_owner != 0)
     if not rules.seki_territory:
         # The eyes of a group in seki do not count.
-        territory_mask &= ~np.isin(labels, _touching(labels, seki_stones))
+        if seki_stones.any():
+            territory_mask &= ~np.isin(labels, _touching(labels, seki_stones))
         # Nor do the points a group must fill once the dame around it are filled.
         blocked = neutral | (in_region & ~territory_mask)
         while True:
