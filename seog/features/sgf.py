@@ -83,6 +83,9 @@ def load(path: str | Path) -> Game:
         raise SgfError(f"{path.name}: {exc}") from None
 
 
+_SETUP, _MOVES, _MARKS = {"AB", "AW", "AE"}, {"B", "W"}, {"TB", "TW"}
+
+
 def loads(data: bytes | str) -> Game:
     """Parse and replay SGF text."""
     if isinstance(data, str):
@@ -117,20 +120,25 @@ def loads(data: bytes | str) -> Game:
     game.variations = any(len(node) > 1 for node in _walk(root))
     move_number = 0
     for node_number, node in enumerate(nodes):
-        try:
-            black, white, empty = node.get_setup_stones()
-        except ValueError:
-            raise SgfError(f"node {node_number}: bad setup stones") from None
-        for color, points in ((BLACK, black), (WHITE, white), (0, empty)):
-            for rc in points:
-                point = _flat(rc, size, f"node {node_number}")
-                board.place(color, point)
-                if color and node_number == 0:
-                    game.setup.append((color, point))
-        try:
-            move = node.get_move()
-        except ValueError:
-            raise SgfError(f"move {move_number + 1}: {_bad_move(node, size)}") from None
+        # Most nodes hold one move and nothing else: look at the property names first.
+        keys = node.get_raw_property_map().keys()
+        if not keys.isdisjoint(_SETUP):
+            try:
+                black, white, empty = node.get_setup_stones()
+            except ValueError:
+                raise SgfError(f"node {node_number}: bad setup stones") from None
+            for color, points in ((BLACK, black), (WHITE, white), (0, empty)):
+                for rc in points:
+                    point = _flat(rc, size, f"node {node_number}")
+                    board.place(color, point)
+                    if color and node_number == 0:
+                        game.setup.append((color, point))
+        move = (None, None)
+        if not keys.isdisjoint(_MOVES):
+            try:
+                move = node.get_move()
+            except ValueError:
+                raise SgfError(f"move {move_number + 1}: {_bad_move(node, size)}") from None
         if move[0] is not None:
             move_number += 1
             color = COLOR_OF[move[0]]
@@ -141,9 +149,8 @@ def loads(data: bytes | str) -> Game:
                 vertex = coords.to_gtp(point, size)
                 raise SgfError(f"move {move_number} ({move[0].upper()} {vertex}) is illegal: {exc}") from None
             game.moves.append((color, point))
-        marks = _territory_marks(node, size)
-        if marks is not None:
-            game.territory = marks
+        if not keys.isdisjoint(_MARKS):
+            game.territory = _territory_marks(node, size)
 
     game.handicap = _handicap(handicap_text, game.setup)
     return game
