@@ -162,3 +162,27 @@ def test_shipped_refiner_fixes_dev_positions_the_cascade_gets_wrong():
         fixed += right[1] and not right[0]
         broken += right[0] and not right[1]
     assert fixed > broken
+
+
+def test_training_learns_the_ownership_of_real_positions(one_torch_thread):
+    """A tiny refiner trained on real 9x9 positions (target: the marks' ownership) gets its
+    training loss down and gives back a numpy refiner that runs."""
+    pytest.importorskip("torch")
+    from seog.classifiers.train_refiner import train
+    from seog.datasets import planes as cache
+    from seog.features import sgf
+    folder = shared_dir("gnugo-regression-games")
+    games = [g for g in (sgf.load(p) for p in sorted(folder.glob("*.sgf"))) if g.size == 9 and g.has_markup][:20]
+    if len(games) < 10:
+        pytest.skip("too few marked 9x9 games")
+    cache._init(str(model_file.DEFAULT_MODEL))
+    examples = [cache.example(g.board.grid, cache.marked_owner(g)) for g in games]
+    x, seg, own = (np.stack([e[k] for e in examples]) for k in range(3))
+    losses = []
+    refiner, record = train(x, seg, own, channels=8, layers=1, epochs=30, lr=1e-2, batch=8, threads=1,
+                            log=lambda line: losses.append(json.loads(line)["train_loss"]))
+    assert losses[-1] < 0.5 * losses[0]
+    assert record["held_out_positions"] == 2 and refiner.channels == 8
+    topo = analyze(games[0].board.grid)
+    p = block_p_alive(topo, ownership(refiner, inputs(topo, {s.block: s for s in decide(topo)}), *segments(topo)))
+    assert ((p >= 0) & (p <= 1)).all()

@@ -148,8 +148,8 @@ def train(planes: np.ndarray, segments: np.ndarray, ownership: np.ndarray, *, ch
                       "seconds": round(time.perf_counter() - start, 1)})
         log(json.dumps(curve[-1]))
     record = {"channels": channels, "layers": layers, "epochs": epochs, "lr": lr, "batch": batch, "seed": seed,
-              "small_weight": small_weight, "positions": len(train_rows), "small_positions": int(small.sum()), "held_out_positions": len(test), "held_out": curve[-1],
-              "seconds": round(time.perf_counter() - start, 1)}
+              "small_weight": small_weight, "positions": len(train_rows), "small_positions": int(small.sum()),
+              "held_out_positions": len(test), "held_out": curve[-1], "seconds": round(time.perf_counter() - start, 1)}
     return to_refiner(net), record
 
 
