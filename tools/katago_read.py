@@ -1,0 +1,94 @@
+"""A deeper KataGo read of dev positions where seog and the players' marks disagree.
+
+For each named position of a dev folder (SGF + NAME.json with the marks), KataGo's analysis
+engine reads the game's real move sequence with ``--visits`` visits and its ownership map; a
+block is alive for KataGo when its mean ownership has the block's sign. Prints every block
+where KataGo, the marks and seog do not all agree, so ``docs/model.md`` can say who is right.
+
+    python tools/katago_read.py --katago PATH/AppRun --model PATH/b10c384h6nbttflrs.bin.gz \\
+        --config katago.cfg --visits 32 2017-01-06-18 2017-03-29-29 ...
+
+KataGo setup on this machine: ../shared/README.md (the katrain wheel, pocl, a tuning file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from seog.classifiers.status import decide
+from seog.features import coords, sgf
+from seog.features.topology import analyze
+from seog.scoring.score import default_model
+
+DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "kgs-2017-q1"
+RULES = {"japanese": "japanese", "chinese": "chinese", "aga": "aga", "korean": "korean",
+         "new zealand": "new-zealand", "nz": "new-zealand"}
+
+
+def marked_dead(path: Path, size: int) -> np.ndarray:
+    """The players' dead stones from a dev position's JSON (SGF points)."""
+    record = json.loads(path.read_text())
+    dead = np.zeros((size, size), dtype=bool)
+    for point in record["dead_black"] + record["dead_white"]:
+        dead[ord(point[1]) - 97, ord(point[0]) - 97] = True
+    return dead
+
+
+def query(name: str, game, visits: int) -> dict:
+    n = game.size
+    return {"id": name, "boardXSize": n, "boardYSize": n, "komi": game.komi, "maxVisits": visits,
+            "rules": RULES.get(game.rules.lower(), "japanese"), "includeOwnership": True,
+            "moves": [["B" if c == 1 else "W", "pass" if p is None else coords.to_gtp(p, n)] for c, p in game.moves],
+            "initialStones": [["B" if c == 1 else "W", coords.to_gtp(p, n)] for c, p in game.setup]}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("names", nargs="+", help="position names (file stems) in --folder")
+    p.add_argument("--folder", default=str(DEV))
+    p.add_argument("--katago", required=True, help="the KataGo binary (the extracted AppImage's AppRun)")
+    p.add_argument("--model", required=True, help="KataGo's network file")
+    p.add_argument("--config", required=True, help="an analysis config (../shared/katago-cpu.cfg with paths set)")
+    p.add_argument("--visits", type=int, default=32)
+    args = p.parse_args()
+    engine = subprocess.Popen([args.katago, "analysis", "-config", args.config, "-model", args.model],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    model = default_model()
+    folder = Path(args.folder)
+    for name in args.names:
+        game = sgf.load(folder / f"{name}.sgf")
+        n = game.size
+        dead = marked_dead(folder / f"{name}.json", n)
+        start = time.perf_counter()
+        engine.stdin.write(json.dumps(query(name, game, args.visits)) + "\n")
+        engine.stdin.flush()
+        answer = json.loads(engine.stdout.readline())
+        if "ownership" not in answer:
+            print(f"{name}: KataGo gave no ownership ({answer.get('error', answer)})")
+            continue
+        owner = np.array(answer["ownership"]).reshape(n, n)  # + = Black with reportAnalysisWinratesAs BLACK
+        topology = analyze(game.board.grid)
+        notes = []
+        for block, status in zip(topology.blocks, decide(topology, model)):
+            mean = float(owner.flat[block.points].mean()) * block.color
+            verdicts = (not dead.flat[block.points].mean() > 0.5, status.alive, mean > 0)
+            if len(set(verdicts)) > 1:
+                r, c = divmod(int(block.points[0]), n)
+                marks, ours, theirs = ("alive" if v else "dead" for v in verdicts)
+                notes.append(f"{coords.GTP_COLUMNS[c]}{n - r} ({len(block.points)} stones): marks {marks}, "
+                             f"seog {ours}, KataGo {theirs} ({mean:+.2f})")
+        print(f"{name} ({time.perf_counter() - start:.0f} s): " + ("; ".join(notes) or "all agree"), flush=True)
+    engine.stdin.close()
+    engine.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
