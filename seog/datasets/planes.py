@@ -26,15 +26,10 @@ from pathlib import Path
 import numpy as np
 
 from seog.datasets.labels import read_teacher
+from seog.features.board import Board
 
 _model = None
 CANVAS = 19
-
-
-def board_grid(rows: list[str]) -> np.ndarray:
-    """A teacher record's ``final_board`` (rows of X, O and .) as a grid of colours."""
-    table = {"X": 1, "O": -1, ".": 0}
-    return np.array([[table[c] for c in row] for row in rows], dtype=np.int8)
 
 
 def _init(model_path: str) -> None:
@@ -72,8 +67,8 @@ def _teacher_one(record: dict):
     try:
         n = int(record.get("size", CANVAS))
         owner = np.asarray(record["ownership"], dtype=np.int8).reshape(n, n)
-        return record["name"], example(board_grid(record["final_board"]), owner), ""
-    except (KeyError, ValueError) as exc:
+        return record["name"], example(Board.from_rows(record["final_board"]).grid, owner), ""
+    except (KeyError, ValueError) as exc:  # IllegalPosition is a ValueError
         return record.get("name", "?"), None, f"{type(exc).__name__}: {exc}"
 
 
