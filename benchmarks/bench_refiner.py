@@ -1,8 +1,10 @@
-"""Benchmark: what the ownership refiner adds to deciding the dead stones of a 19x19 position.
+"""Benchmark: what the ownership refiner and tactical reading add to deciding the dead stones of
+a 19x19 position.
 
 For each KGS dev position: ``topology.analyze`` (the baseline), ``decide`` with the cascade alone,
-and ``decide`` with the cascade and the refiner (the shipped model, or ``--model``), each on a
-fresh topology, fastest of ``--repeat`` runs; then medians over positions and their ratios.
+with the cascade and the refiner (the shipped model, or ``--model``), and with tactical reading
+after them (the whole ``decide``), each on a fresh topology, fastest of ``--repeat`` runs; then
+medians (and 90th percentiles) over positions and their ratios.
 
     python benchmarks/bench_refiner.py [--games 100] [--repeat 3] [--model PATH]
 """
@@ -52,18 +54,25 @@ def main() -> int:
     grids = [g.board.grid for g in (sgf.load(path) for path in paths) if g.size == 19]
     for grid in grids[:3]:
         decide(analyze(grid), full)  # warm up
-    rows = {"topology.analyze (baseline)": [], "decide, cascade alone": [], "decide, cascade + refiner": []}
+    rows = {"topology.analyze (baseline)": [], "decide, cascade alone": [], "decide, cascade + refiner": [],
+            "decide, + reading (all)": []}
     for grid in grids:
         rows["topology.analyze (baseline)"].append(fastest(analyze, grid, args.repeat))
-        rows["decide, cascade alone"].append(fastest(lambda g: decide(analyze(g), cascade), grid, args.repeat))
-        rows["decide, cascade + refiner"].append(fastest(lambda g: decide(analyze(g), full), grid, args.repeat))
+        rows["decide, cascade alone"].append(fastest(lambda g: decide(analyze(g), cascade, read=False), grid,
+                                                     args.repeat))
+        rows["decide, cascade + refiner"].append(fastest(lambda g: decide(analyze(g), full, read=False), grid,
+                                                         args.repeat))
+        rows["decide, + reading (all)"].append(fastest(lambda g: decide(analyze(g), full), grid, args.repeat))
     base = statistics.median(rows["topology.analyze (baseline)"])
     print(f"{len(grids)} positions of {args.folder}, fastest of {args.repeat} each")
     for name, times in rows.items():
-        m = statistics.median(times)
-        print(f"{name:<30} median {m * 1000:7.2f} ms   x{m / base:5.2f} of analyze")
-    added = statistics.median(b - a for a, b in zip(rows["decide, cascade alone"], rows["decide, cascade + refiner"]))
-    print(f"{'refiner added':<30} median {added * 1000:7.2f} ms")
+        m, p90 = statistics.median(times), statistics.quantiles(times, n=10)[-1]
+        print(f"{name:<30} median {m * 1000:7.2f} ms   p90 {p90 * 1000:7.2f} ms   x{m / base:5.2f} of analyze")
+    steps = list(rows.values())
+    for name, before, after in (("refiner added", steps[1], steps[2]), ("reading added", steps[2], steps[3])):
+        added = [b - a for a, b in zip(before, after)]
+        print(f"{name:<30} median {statistics.median(added) * 1000:7.2f} ms   "
+              f"mean {statistics.mean(added) * 1000:7.2f} ms   max {max(added) * 1000:7.2f} ms")
     return 0
 
 

@@ -24,6 +24,7 @@ from seog.features.topology import FOUR, Topology
 
 ALIVE, DEAD = "alive", "dead"
 READ_MIN_STONES, READ_MAX_LIBERTIES = 4, 3  # the blocks that tactical reading may call dead
+READ_MAX_CHAIN_LIBERTIES = 5  # more, and the block's chain has room to connect out
 
 
 @dataclass
@@ -131,10 +132,11 @@ def read_dead(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int,
     are the other blocks of their chain.
 
     Only blocks of ``READ_MIN_STONES`` or more stones with at most ``READ_MAX_LIBERTIES``
-    liberties, whose opponent neighbours are all alive, are read: big one-eyed
+    liberties (``READ_MAX_CHAIN_LIBERTIES`` for their chain), whose opponent neighbours are all
+    alive, are read: big one-eyed
     groups short of liberties are what the nets miss, while stones of one to three that can be
     taken are often counted alive (on the KataGo-labelled archive, reading such blocks disagreed
-    with KataGo 58 times out of 68; see docs/model.md).
+    with KataGo 52 times out of 61; see docs/model.md).
     """
     from seog.features.reading import Reader
 
@@ -142,6 +144,7 @@ def read_dead(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int,
     candidates = [b for b, st in statuses.items()
                   if st.alive and st.source != "benson" and len(topology.blocks[b].points) >= READ_MIN_STONES
                   and len(topology.blocks[b].liberties) <= READ_MAX_LIBERTIES
+                  and len(topology.chains[topology.blocks[b].chain].liberties) <= READ_MAX_CHAIN_LIBERTIES
                   and all(statuses[o].alive for o in topology.blocks[b].opponents)]  # living capturers
     # Fewest liberties, then biggest, first: the likeliest deaths before the budget runs out.
     for b in sorted(candidates, key=lambda b: (len(topology.blocks[b].liberties), -len(topology.blocks[b].points))):

@@ -1,0 +1,75 @@
+"""Which blocks tactical reading proves dead, by size, and whether the truth agrees: the evidence
+for the smallest block ``status.read_dead`` reads. Every block called alive with at most
+``READ_MAX_LIBERTIES`` liberties (``READ_MAX_CHAIN_LIBERTIES`` for its chain) and living capturers
+is searched (no size limit, no chain rule),
+on the dev sets (the players' marks) and on the consistent games of the KataGo-labelled archive.
+
+    python tools/reading_table.py ../shared/data/kgs-2017-q1 ../shared/data/gnugo-regression-games \
+        ../shared/data/ogs-score-estimator --teacher ../shared/data/kgs-6d-train-katago.jsonl.gz
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gzip
+import json
+
+from seog.classifiers import status
+from seog.classifiers.model_file import load_default
+from seog.datasets import devsets
+from seog.datasets.labels import block_labels, mask_from_sgf
+from seog.features import reading
+from seog.features.board import Board
+from seog.features.topology import analyze
+
+
+def proofs(topology, truth, model, counts: collections.Counter, source: str) -> None:
+    """Count the blocks the search proves dead, by size (4 = four or more) and truth."""
+    statuses = {st.block: st for st in status.decide(topology, model, read=False)}
+    search = reading.Reader.dead
+
+    def dead(reader, points):
+        proven = search(reader, points)
+        if proven:
+            block = topology.block_at(int(points[0]))
+            counts[(source, min(len(points), 4), bool(truth[block.id]))] += 1
+        return proven
+
+    reading.Reader.dead = dead
+    try:
+        status.read_dead(topology, statuses)
+    finally:
+        reading.Reader.dead = search
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("folders", nargs="*", help="dev sets with marked dead stones")
+    p.add_argument("--teacher", help="KataGo-labelled archive (JSON lines, gzip)")
+    args = p.parse_args()
+    model, counts = load_default(), collections.Counter()
+    status.READ_MIN_STONES = 1
+    for folder in args.folders:
+        for position in devsets.read(folder)[0]:
+            topology = analyze(position.board.grid)
+            proofs(topology, block_labels(topology, position.dead)[0], model, counts, "dev sets")
+    if args.teacher:
+        with gzip.open(args.teacher, "rt") as f:
+            for line in f:
+                record = json.loads(line)
+                if not record.get("result_consistent"):
+                    continue
+                topology = analyze(Board.from_rows(record["final_board"]).grid)
+                dead = mask_from_sgf(record["katago_dead"], topology.size)
+                proofs(topology, block_labels(topology, dead)[0], model, counts, "archive")
+    print("| stones | dev sets: dead by the marks / alive | archive: dead for KataGo / alive |")
+    print("|---|---|---|")
+    for size in (1, 2, 3, 4):
+        cells = [f"{counts[(s, size, False)]} / {counts[(s, size, True)]}" for s in ("dev sets", "archive")]
+        print(f"| {size if size < 4 else '4 or more'} | {cells[0]} | {cells[1]} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
