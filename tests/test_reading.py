@@ -117,8 +117,11 @@ def test_reading_never_raises_on_random_boards(size):
             pass
     topo = analyze(b.grid)
     reader = Reader(b.grid)
+    start = bytes(reader.start)
     answers = [reader.dead(block.points) for block in topo.blocks if len(block.liberties) <= 3]
-    assert all(isinstance(a, bool) for a in answers)
+    assert answers and all(isinstance(a, bool) for a in answers)
+    # The search plays on copies and keeps to the board's budget.
+    assert bytes(reader.start) == start and reader.total >= 0
 
 
 def _all_alive(topo):

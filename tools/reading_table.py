@@ -1,8 +1,7 @@
 """Which blocks tactical reading proves dead, by size, and whether the truth agrees: the evidence
-for the smallest block ``status.read_dead`` reads. Every block called alive with at most
-``READ_MAX_LIBERTIES`` liberties (``READ_MAX_CHAIN_LIBERTIES`` for its chain) and living capturers
-is searched (no size limit, no chain rule),
-on the dev sets (the players' marks) and on the consistent games of the KataGo-labelled archive.
+for the smallest block ``status.read_dead`` reads. Every block ``status.read_candidates`` would
+read at any size is searched (no chain rule), on the dev sets (the players' marks) and on the
+consistent games of the KataGo-labelled archive.
 
     python tools/reading_table.py ../shared/data/kgs-2017-q1 ../shared/data/gnugo-regression-games \
         ../shared/data/ogs-score-estimator --teacher ../shared/data/kgs-6d-train-katago.jsonl.gz
@@ -27,20 +26,11 @@ from seog.features.topology import analyze
 def proofs(topology, truth, model, counts: collections.Counter, source: str) -> None:
     """Count the blocks the search proves dead, by size (4 = four or more) and truth."""
     statuses = {st.block: st for st in status.decide(topology, model, read=False)}
-    search = reading.Reader.dead
-
-    def dead(reader, points):
-        proven = search(reader, points)
-        if proven:
-            block = topology.block_at(int(points[0]))
-            counts[(source, min(len(points), 4), bool(truth[block.id]))] += 1
-        return proven
-
-    reading.Reader.dead = dead
-    try:
-        status.read_dead(topology, statuses)
-    finally:
-        reading.Reader.dead = search
+    reader = reading.Reader(topology.grid)
+    for b in status.read_candidates(topology, statuses, min_stones=1):
+        points = topology.blocks[b].points
+        if reader.dead(points):
+            counts[(source, min(len(points), 4), bool(truth[b]))] += 1
 
 
 def main() -> int:
@@ -49,7 +39,6 @@ def main() -> int:
     p.add_argument("--teacher", help="KataGo-labelled archive (JSON lines, gzip)")
     args = p.parse_args()
     model, counts = load_default(), collections.Counter()
-    status.READ_MIN_STONES = 1
     for folder in args.folders:
         for position in devsets.read(folder)[0]:
             topology = analyze(position.board.grid)

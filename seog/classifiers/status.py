@@ -30,8 +30,9 @@ READ_MAX_CHAIN_LIBERTIES = 5  # more, and the block's chain has room to connect 
 @dataclass
 class BlockStatus:
     """The decision for one block: ``alive``, who decided it (``source``: 'benson', 'atari',
-    'capturers-dead', 'model', 'refiner', 'reading', 'heuristic', 'markup' or 'override'), the model's probability that it is alive
-    (None for static decisions) and whether that probability is near the decision boundary."""
+    'capturers-dead', 'model', 'refiner', 'reading', 'heuristic', 'markup' or 'override'), the
+    model's probability that it is alive (None for static decisions) and whether that
+    probability is near the decision boundary."""
 
     block: int
     color: int
@@ -129,35 +130,41 @@ def decide(topology: Topology, model=None, read: bool = True) -> list[BlockStatu
 
 def read_dead(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int, BlockStatus]:
     """Blocks called alive that tactical reading captures whoever moves first are dead, and so
-    are the other blocks of their chain.
-
-    Only blocks of ``READ_MIN_STONES`` or more stones with at most ``READ_MAX_LIBERTIES``
-    liberties (``READ_MAX_CHAIN_LIBERTIES`` for their chain), whose opponent neighbours are all
-    alive, are read: big one-eyed
-    groups short of liberties are what the nets miss, while stones of one to three that can be
-    taken are often counted alive (on the KataGo-labelled archive, reading such blocks disagreed
-    with KataGo 52 times out of 61; see docs/model.md).
-    """
+    are the other blocks of their chain (``read_candidates`` says which blocks are read)."""
     from seog.features.reading import Reader
 
     out, reader = dict(statuses), None
-    candidates = [b for b, st in statuses.items()
-                  if st.alive and st.source != "benson" and len(topology.blocks[b].points) >= READ_MIN_STONES
-                  and len(topology.blocks[b].liberties) <= READ_MAX_LIBERTIES
-                  and len(topology.chains[topology.blocks[b].chain].liberties) <= READ_MAX_CHAIN_LIBERTIES
-                  and all(statuses[o].alive for o in topology.blocks[b].opponents)]  # living capturers
-    # Fewest liberties, then biggest, first: the likeliest deaths before the budget runs out.
-    for b in sorted(candidates, key=lambda b: (len(topology.blocks[b].liberties), -len(topology.blocks[b].points))):
+    for b in read_candidates(topology, statuses):
         if not out[b].alive:
             continue  # already down with its chain
         reader = reader or Reader(topology.grid)
         if reader.dead(topology.blocks[b].points):
-            # The blocks sharing its liberties (its chain) go down with it.
             for m in topology.chains[topology.blocks[b].chain].blocks:
                 st = out[m]
                 if st.alive and st.source != "benson":
                     out[m] = BlockStatus(st.block, st.color, st.points, False, "reading", st.p_alive, st.uncertain)
     return out
+
+
+def read_candidates(topology: Topology, statuses: dict[int, BlockStatus],
+                    min_stones: int = READ_MIN_STONES) -> list[int]:
+    """The blocks tactical reading looks at, likeliest deaths first (fewest liberties, then
+    biggest), so that they come before the search's budget runs out.
+
+    A block is read when it is called alive (not by Benson), has ``min_stones`` or more stones
+    and at most ``READ_MAX_LIBERTIES`` liberties (``READ_MAX_CHAIN_LIBERTIES`` for its chain:
+    with more it connects out), and every opponent block next to it is alive (a capture needs
+    living capturers). Big one-eyed groups short of liberties are what the nets miss, while
+    stones of one to three that can be taken are often counted alive: on the KataGo-labelled
+    archive, reading them disagreed with KataGo 53 times out of 62 (docs/model.md).
+    """
+    blocks, chains = topology.blocks, topology.chains
+    chosen = [b for b, st in statuses.items()
+              if st.alive and st.source != "benson" and len(blocks[b].points) >= min_stones
+              and len(blocks[b].liberties) <= READ_MAX_LIBERTIES
+              and len(chains[blocks[b].chain].liberties) <= READ_MAX_CHAIN_LIBERTIES
+              and all(statuses[o].alive for o in blocks[b].opponents)]
+    return sorted(chosen, key=lambda b: (len(blocks[b].liberties), -len(blocks[b].points)))
 
 
 def revive_uncaptured(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int, BlockStatus]:
