@@ -7,9 +7,10 @@ only be taken into a recapture is left to the model: players count such blocks a
 enough (on KataGo-labelled training games, 69 of 192, against 90 of 4,462 safely capturable ones).
 The rest are *unsettled*; a trained cascade decides them when a model is given (``cascade``),
 otherwise ``heuristic`` does. A model with an ownership refiner (``refiner``) then reads the
-whole board with every verdict and decides every block Benson does not settle. Last, tactical
+whole board with every verdict and decides every block Benson does not settle. Then tactical
 reading (``features.reading``) calls dead the big blocks called alive that are captured whoever
-moves first (``reading``).
+moves first (``reading``), and the eye-space rule (``eyespace``) the groups called alive that
+have no room for two eyes among opponents that live on their own.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ READ_MAX_CHAIN_LIBERTIES = 5  # more, and the block's chain has room to connect 
 @dataclass
 class BlockStatus:
     """The decision for one block: ``alive``, who decided it (``source``: 'benson', 'atari',
-    'capturers-dead', 'model', 'refiner', 'reading', 'heuristic', 'markup' or 'override'), the
+    'capturers-dead', 'model', 'refiner', 'reading', 'eyespace', 'heuristic', 'markup' or
+    'override'), the
     model's probability that it is alive (None for static decisions) and whether that
     probability is near the decision boundary."""
 
@@ -109,8 +111,9 @@ def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus
 
 
 def decide(topology: Topology, model=None, read: bool = True) -> list[BlockStatus]:
-    """A status for every block, in block id order; ``read=False`` leaves out tactical reading
-    (the refiner's training inputs are the verdicts before it)."""
+    """A status for every block, in block id order; ``read=False`` leaves out the passes after
+    the refiner, tactical reading and eye space (the refiner's training inputs are the verdicts
+    before them)."""
     settled = static_statuses(topology)
     unsettled = [b.id for b in topology.blocks if b.id not in settled]
     if unsettled:
@@ -124,7 +127,8 @@ def decide(topology: Topology, model=None, read: bool = True) -> list[BlockStatu
         from seog.classifiers.refiner import refine  # numpy only
         settled = refine(topology, settled, model.refiner, model.refiner_margin)
     if model is not None and read:
-        settled = read_dead(topology, settled)
+        from seog.classifiers.eyespace import eyeless_dead
+        settled = eyeless_dead(topology, read_dead(topology, settled))
     return [settled[b.id] for b in topology.blocks]
 
 

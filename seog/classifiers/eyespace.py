@@ -1,0 +1,152 @@
+"""Eye space: groups with room for one eye at most, surrounded by groups that live on their own, are dead.
+
+The nets judge a block from its local features, and a big group sitting in the opponent's area
+looks strong to them: many stones, several liberties, a wall around them. What kills such a
+group is that it cannot make two eyes, which this pass counts directly.
+
+A *group* here is the blocks of one colour called alive that can join up: through a shared
+empty region, a shared liberty (a chain), or a region the colour encloses with no living
+opponent stone in it. Its *eyes* are the regions it encloses alone (``topology.cers``), each
+classed by shape:
+- one point with opponent stones on too many diagonals is a false eye;
+- up to three points, a square four, a pyramid four whose centre the opponent holds, or a four
+  holding two or more opponent stones is one eye at most;
+- anything bigger may make two.
+A group with no room for two eyes is dead when it has at least ``MIN_STONES`` stones, it
+borders a living opponent block, no such block has all its liberties among the group's (that
+is seki, or a capturing race), and every opponent group next to it lives on its own: it holds a
+block alive by Benson's algorithm, two eyes, or one eye of ``BIG_EYE`` points or more. Opponent
+stones called dead that were only taken by the group are alive again (source
+``capturers-dead``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from seog.features.topology import Topology
+
+MIN_STONES = 4  # smaller groups are often counted alive (seki, stones left by agreement)
+BIG_EYE = 7  # an enclosed region this big makes a group alive by itself
+
+
+def eyeless_dead(topology: Topology, statuses: dict) -> dict:
+    """Statuses after the eye-space rule: groups that cannot make two eyes dead (source
+    ``eyespace``), their prisoners alive again."""
+    from seog.classifiers.status import BlockStatus
+
+    alive = np.array([statuses[b.id].alive for b in topology.blocks], dtype=bool)
+    benson = {b for b, st in statuses.items() if st.source == "benson"}
+    members = {color: _members(_groups(topology, color, alive)) for color in (1, -1)}
+    dead: set[int] = set()
+    for color in (1, -1):
+        for blocks in members[color].values():
+            if _dies(topology, color, blocks, members[-color], alive, benson):
+                dead.update(blocks)
+    if not dead:
+        return statuses
+    out = dict(statuses)
+    for b in dead:
+        st = out[b]
+        out[b] = BlockStatus(st.block, st.color, st.points, False, "eyespace", st.p_alive, st.uncertain)
+    for b, st in statuses.items():
+        around = topology.blocks[b].opponents
+        if not st.alive and around and dead & set(around) and all(not out[o].alive for o in around):
+            out[b] = BlockStatus(st.block, st.color, st.points, True, "capturers-dead", st.p_alive, st.uncertain)
+    return out
+
+
+def _groups(topology: Topology, color: int, alive: np.ndarray) -> dict[int, int]:
+    """Block id -> group id for the living blocks of ``color`` (union-find over the links)."""
+    parent = {b.id: b.id for b in topology.blocks if b.color == color and alive[b.id]}
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    links = [r.blocks for r in topology.regions] + [c.blocks for c in topology.chains if c.color == color]
+    links += [c.blocks for c in topology.cers[color] if not alive[c.inner_blocks].any()]
+    for blocks in links:
+        mine = [b for b in blocks if b in parent]
+        for b in mine[1:]:
+            parent[find(b)] = find(mine[0])
+    return {b: find(b) for b in parent}
+
+
+def _members(groups: dict[int, int]) -> dict[int, list[int]]:
+    """Group id -> its block ids."""
+    out: dict[int, list[int]] = {}
+    for b, g in groups.items():
+        out.setdefault(g, []).append(b)
+    return out
+
+
+def _eyes(topology: Topology, color: int, blocks: list[int], alive: np.ndarray) -> list[tuple[str, int]]:
+    """(kind, points) of every region the group encloses alone: kind 'false', 'one' or 'two'."""
+    mine, out = set(blocks), []
+    for cer in topology.cers[color]:
+        if not cer.blocks or not set(cer.blocks) <= mine or alive[cer.inner_blocks].any():
+            continue
+        points = [int(p) for p in cer.points]
+        if len(points) == 1 and not cer.inner_blocks and _false_eye(topology, points[0], color, alive):
+            out.append(("false", 1))
+        elif len(points) <= 3 or (len(points) == 4 and _one_eye_four(topology, points, color)):
+            out.append(("one", len(points)))
+        else:
+            out.append(("two", len(points)))
+    return out
+
+
+def _false_eye(topology: Topology, point: int, color: int, alive: np.ndarray) -> bool:
+    """Living opponent stones on two diagonals (one on the edge) make a one-point eye false."""
+    n = topology.size
+    r, c = divmod(point, n)
+    diagonals = [(r + dr, c + dc) for dr in (-1, 1) for dc in (-1, 1)
+                 if 0 <= r + dr < n and 0 <= c + dc < n]
+    held = sum(1 for y, x in diagonals
+               if topology.grid[y, x] == -color and alive[topology.block_of[y, x] - 1])
+    return held >= (2 if len(diagonals) == 4 else 1)
+
+
+def _one_eye_four(topology: Topology, points: list[int], color: int) -> bool:
+    """A four-point region that makes one eye at most: square, pyramid with the opponent on its
+    centre, or already holding two opponent stones."""
+    n, pts = topology.size, set(points)
+    rows, cols = {p // n for p in pts}, {p % n for p in pts}
+    if len(rows) == 2 and len(cols) == 2:
+        return True
+    flat = topology.grid.ravel()
+    if sum(flat[p] == -color for p in pts) >= 2:
+        return True
+    degree = {p: sum(q in pts for q in (p - n, p + n, p - 1 if p % n else -1, p + 1 if (p + 1) % n else -1))
+              for p in pts}
+    centre = [p for p, d in degree.items() if d == 3]
+    return bool(centre) and flat[centre[0]] == -color
+
+
+def _dies(topology: Topology, color: int, blocks: list[int], opponents: dict[int, list[int]],
+          alive: np.ndarray, benson: set[int]) -> bool:
+    """Is this group dead for want of eye space (see the module docstring)? ``opponents`` maps
+    the opponent's group ids to their blocks."""
+    if benson & set(blocks) or sum(topology.blocks[b].size for b in blocks) < MIN_STONES:
+        return False
+    eyes = [kind for kind, _ in _eyes(topology, color, blocks, alive) if kind != "false"]
+    if "two" in eyes or len(eyes) >= 2:
+        return False
+    liberties = set()
+    for b in blocks:
+        liberties.update(topology.blocks[b].liberties.tolist())
+    around = {o for b in blocks for o in topology.blocks[b].opponents if alive[o]}
+    if not around:
+        return False
+    if any(set(topology.blocks[o].liberties.tolist()) <= liberties for o in around):
+        return False  # seki or a capturing race
+    for theirs in opponents.values():
+        if around.isdisjoint(theirs) or benson & set(theirs):
+            continue
+        eyes = [size for kind, size in _eyes(topology, -color, theirs, alive) if kind != "false"]
+        if len(eyes) < 2 and not any(size >= BIG_EYE for size in eyes):
+            return False
+    return True

@@ -1,0 +1,125 @@
+"""Eye space: a group with room for one eye at most dies among opponents that live on their own."""
+
+import pytest
+
+from conftest import board, shared_dir
+from seog.classifiers.eyespace import MIN_STONES, eyeless_dead
+from seog.classifiers.status import BlockStatus, decide
+from seog.features.topology import analyze
+
+# Black's eleven stones (C7-F7, C6, E6, F6, C5-F5) have one eye (D6) and touch White's ring,
+# which also has the 32 points between it and the edge.
+RING = """
+    . . . . . . . . .
+    . O O O O O O O .
+    . O X X X X . O .
+    . O X . X X . O .
+    . O X X X X . O .
+    . O . . . . . O .
+    . O . . . . . O .
+    . O O O O O O O .
+    . . . . . . . . .
+"""
+
+
+def _statuses(topo, dead=()):
+    """Every block called alive by the nets (nothing by Benson), except the ids in ``dead``."""
+    return {b.id: BlockStatus(b.id, b.color, b.points, b.id not in dead, "refiner", 0.99) for b in topo.blocks}
+
+
+def _at(topo, row, col):
+    return topo.block_at(row * topo.size + col)
+
+
+def test_a_one_eyed_group_inside_a_living_wall_is_dead():
+    topo = analyze(board(RING).grid)
+    out = eyeless_dead(topo, _statuses(topo))
+    assert not out[_at(topo, 2, 2).id].alive and out[_at(topo, 2, 2).id].source == "eyespace"
+    assert out[_at(topo, 1, 1).id].alive
+
+
+def test_two_eyes_live():
+    two_eyes = RING.replace(". O X X X X . O .", ". O X X X X X O .").replace(
+        ". O X . X X . O .", ". O X . X . X O .")
+    topo = analyze(board(two_eyes).grid)
+    assert all(st.alive for st in eyeless_dead(topo, _statuses(topo)).values())
+
+
+def test_nothing_dies_when_the_wall_has_no_life_of_its_own():
+    # Black fills the edge around White's ring: the ring has no eye either, so neither the
+    # inner group nor the outer one is dead for want of eyes (a race, not a one-sided kill).
+    rows = [r.split() for r in RING.strip().splitlines()]
+    for r, row in enumerate(rows):
+        for c in range(9):
+            if r in (0, 8) or c in (0, 8):
+                row[c] = "X"
+    topo = analyze(board("\n".join(" ".join(row) for row in rows)).grid)
+    assert all(st.alive for st in eyeless_dead(topo, _statuses(topo)).values())
+
+
+def test_the_prisoner_in_a_dead_groups_eye_is_alive_again():
+    prisoner = RING.replace(". O X . X X . O .", ". O X O X X . O .")
+    topo = analyze(board(prisoner).grid)
+    stone = _at(topo, 3, 3)
+    out = eyeless_dead(topo, _statuses(topo, dead={stone.id}))
+    assert not out[_at(topo, 2, 2).id].alive
+    assert out[stone.id].alive and out[stone.id].source == "capturers-dead"
+
+
+def test_small_groups_are_left_to_the_model():
+    rows = RING.strip().splitlines()
+    rows[2:5] = [". O X X X . . O .", ". O . . . . . O .", ". O . . . . . O ."]
+    topo = analyze(board("\n".join(rows)).grid)
+    group = _at(topo, 2, 2)
+    assert len(group.points) < MIN_STONES
+    assert eyeless_dead(topo, _statuses(topo))[group.id].alive
+    rows[2] = ". O X X X X . O ."  # one stone more, and it is dead
+    topo = analyze(board("\n".join(rows)).grid)
+    assert not eyeless_dead(topo, _statuses(topo))[_at(topo, 2, 2).id].alive
+
+
+def test_seki_is_left_alone():
+    # Black's corner (A1, B1, A2, B2) and White's block share C1 and C2 and have no eye.
+    seki = """
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        X X X X X . . . .
+        O O O O X . . . .
+        X X . O X . . . .
+        X X . O X . . . .
+    """
+    topo = analyze(board(seki).grid)
+    assert all(st.alive for st in eyeless_dead(topo, _statuses(topo)).values())
+
+
+@pytest.mark.parametrize("folder, name, stones", [
+    ("kgs-2017-q1", "2017-03-25-19", 26),  # a 26-stone group with one eye on the right edge
+    ("gnugo-regression-games", "tournament9__indigoBot-GNU", 39),  # White's 39 stones in the centre
+])
+def test_big_dead_groups_of_real_games(folder, name, stones):
+    from seog.datasets.devsets import read
+    from seog.datasets.labels import block_labels
+    from seog.scoring.score import default_model
+
+    position = read(shared_dir(folder) / f"{name}.sgf")[0][0]
+    topo = analyze(position.board.grid)
+    truth, _ = block_labels(topo, position.dead)
+    statuses = decide(topo, default_model())
+    eyeless = [s for s in statuses if s.source == "eyespace"]
+    assert max(len(s.points) for s in eyeless) == stones
+    assert all(s.alive == bool(truth[s.block]) for s in statuses)
+
+
+def test_the_seki_patterns_of_the_ogs_set_stay_alive():
+    from seog.datasets.devsets import read
+    from seog.scoring.score import default_model
+
+    positions = [p for p in read(shared_dir("ogs-score-estimator"))[0] if "seki" in p.name]
+    assert len(positions) >= 4
+    for position in positions:
+        topo = analyze(position.board.grid)
+        statuses = decide(topo, default_model())
+        assert not any(s.source == "eyespace" for s in statuses), position.name

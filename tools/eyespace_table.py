@@ -1,0 +1,79 @@
+"""What the eye-space pass changes, against the truth: the evidence for ``classifiers.eyespace``.
+
+For each dev set (the players' marks) and the consistent games of the KataGo-labelled archive,
+the statuses with and without the pass are compared: blocks it turns and whether the truth
+agrees, positions it puts right and positions it puts wrong.
+
+    python tools/eyespace_table.py ../shared/data/kgs-2017-q1 ../shared/data/gnugo-regression-games \
+        ../shared/data/ogs-score-estimator --teacher ../shared/data/kgs-6d-train-katago.jsonl.gz
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gzip
+import json
+
+from seog.classifiers import status
+from seog.classifiers.model_file import load_default
+from seog.datasets import devsets
+from seog.datasets.labels import block_labels, mask_from_sgf
+from seog.features.board import Board
+from seog.features.topology import analyze
+
+
+def compare(topology, truth, model, counts: collections.Counter, source: str, name: str, verbose: bool) -> None:
+    """Count the blocks and positions the pass changes, and whether the truth agrees."""
+    after = {st.block: st for st in status.decide(topology, model)}
+    before = status.read_dead(topology, {st.block: st for st in status.decide(topology, model, read=False)})
+    turned = [b for b in after if after[b].alive != before[b].alive]
+    if not turned:
+        return
+    right_before = all(before[b].alive == bool(truth[b]) for b in after)
+    right_after = all(after[b].alive == bool(truth[b]) for b in after)
+    agree = sum(after[b].alive == bool(truth[b]) for b in turned)
+    counts[(source, "blocks agreeing")] += agree
+    counts[(source, "blocks disagreeing")] += len(turned) - agree
+    counts[(source, "positions put right")] += right_after and not right_before
+    counts[(source, "positions put wrong")] += right_before and not right_after
+    if verbose and right_before != right_after:
+        print(f"{source} {name}: {'put right' if right_after else 'put wrong'}")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("folders", nargs="*", help="dev sets with marked dead stones")
+    p.add_argument("--teacher", help="KataGo-labelled archive (JSON lines, gzip)")
+    p.add_argument("--verbose", action="store_true", help="name every position put right or wrong")
+    args = p.parse_args()
+    model, counts = load_default(), collections.Counter()
+    sources = []
+    for folder in args.folders:
+        source = folder.rstrip("/").split("/")[-1]
+        sources.append(source)
+        for position in devsets.read(folder)[0]:
+            topology = analyze(position.board.grid)
+            compare(topology, block_labels(topology, position.dead)[0], model, counts, source, position.name,
+                    args.verbose)
+    if args.teacher:
+        sources.append("archive (KataGo)")
+        with gzip.open(args.teacher, "rt") as f:
+            for i, line in enumerate(f):
+                record = json.loads(line)
+                if not record.get("result_consistent"):
+                    continue
+                topology = analyze(Board.from_rows(record["final_board"]).grid)
+                dead = mask_from_sgf(record["katago_dead"], topology.size)
+                compare(topology, block_labels(topology, dead)[0], model, counts, "archive (KataGo)", str(i),
+                        args.verbose)
+    columns = ["blocks agreeing", "blocks disagreeing", "positions put right", "positions put wrong"]
+    print("| set | " + " | ".join(columns) + " |")
+    print("|---" * (len(columns) + 1) + "|")
+    for source in sources:
+        print(f"| {source} | " + " | ".join(str(counts[(source, c)]) for c in columns) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
