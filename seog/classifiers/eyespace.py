@@ -22,8 +22,6 @@ stones called dead that were only taken by the group are alive again (source
 
 from __future__ import annotations
 
-import numpy as np
-
 from seog.features.topology import Topology
 
 MIN_STONES = 4  # smaller groups are often counted alive (seki, stones left by agreement)
@@ -35,7 +33,7 @@ def eyeless_dead(topology: Topology, statuses: dict) -> dict:
     ``eyespace``), their prisoners alive again."""
     from seog.classifiers.status import BlockStatus
 
-    alive = np.array([statuses[b.id].alive for b in topology.blocks], dtype=bool)
+    alive = [statuses[b.id].alive for b in topology.blocks]
     benson = {b for b, st in statuses.items() if st.source == "benson"}
     members = {color: _members(_groups(topology, color, alive)) for color in (1, -1)}
     dead: set[int] = set()
@@ -56,7 +54,7 @@ def eyeless_dead(topology: Topology, statuses: dict) -> dict:
     return out
 
 
-def _groups(topology: Topology, color: int, alive: np.ndarray) -> dict[int, int]:
+def _groups(topology: Topology, color: int, alive: list[bool]) -> dict[int, int]:
     """Block id -> group id for the living blocks of ``color`` (union-find over the links)."""
     parent = {b.id: b.id for b in topology.blocks if b.color == color and alive[b.id]}
 
@@ -67,7 +65,7 @@ def _groups(topology: Topology, color: int, alive: np.ndarray) -> dict[int, int]
         return x
 
     links = [r.blocks for r in topology.regions] + [c.blocks for c in topology.chains if c.color == color]
-    links += [c.blocks for c in topology.cers[color] if not alive[c.inner_blocks].any()]
+    links += [c.blocks for c in topology.cers[color] if not any(alive[i] for i in c.inner_blocks)]
     for blocks in links:
         mine = [b for b in blocks if b in parent]
         for b in mine[1:]:
@@ -83,11 +81,11 @@ def _members(groups: dict[int, int]) -> dict[int, list[int]]:
     return out
 
 
-def _eyes(topology: Topology, color: int, blocks: list[int], alive: np.ndarray) -> list[tuple[str, int]]:
+def _eyes(topology: Topology, color: int, blocks: list[int], alive: list[bool]) -> list[tuple[str, int]]:
     """(kind, points) of every region the group encloses alone: kind 'false', 'one' or 'two'."""
     mine, out = set(blocks), []
     for cer in topology.cers[color]:
-        if not cer.blocks or not set(cer.blocks) <= mine or alive[cer.inner_blocks].any():
+        if not cer.blocks or not set(cer.blocks) <= mine or any(alive[i] for i in cer.inner_blocks):
             continue
         points = [int(p) for p in cer.points]
         if len(points) == 1 and not cer.inner_blocks and _false_eye(topology, points[0], color, alive):
@@ -99,7 +97,7 @@ def _eyes(topology: Topology, color: int, blocks: list[int], alive: np.ndarray) 
     return out
 
 
-def _false_eye(topology: Topology, point: int, color: int, alive: np.ndarray) -> bool:
+def _false_eye(topology: Topology, point: int, color: int, alive: list[bool]) -> bool:
     """Living opponent stones on two diagonals (one on the edge) make a one-point eye false."""
     n = topology.size
     r, c = divmod(point, n)
@@ -127,7 +125,7 @@ def _one_eye_four(topology: Topology, points: list[int], color: int) -> bool:
 
 
 def _dies(topology: Topology, color: int, blocks: list[int], opponents: dict[int, list[int]],
-          alive: np.ndarray, benson: set[int]) -> bool:
+          alive: list[bool], benson: set[int]) -> bool:
     """Is this group dead for want of eye space (see the module docstring)? ``opponents`` maps
     the opponent's group ids to their blocks."""
     if benson & set(blocks) or sum(topology.blocks[b].size for b in blocks) < MIN_STONES:
