@@ -1,0 +1,73 @@
+"""Benchmark: the eye-space rule alone, and the whole score with and without it, in one process.
+
+For the first ``--games`` KGS dev positions: ``eyespace.eyeless_dead`` on the verdicts before
+it (fastest of ``--repeat`` runs each), then ``score_position`` with the rule and with the rule
+replaced by a no-op, alternating ``--rounds`` times so that drifts of the machine hit both.
+
+    python benchmarks/bench_eyespace.py [--games 100] [--repeat 3] [--rounds 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from seog.classifiers import eyespace, status
+from seog.classifiers.model_file import load_default
+from seog.datasets import devsets
+from seog.features.topology import analyze
+from seog.scoring.score import score_position
+
+KGS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "kgs-2017-q1"
+
+
+def fastest(fn, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--rounds", type=int, default=2)
+    args = p.parse_args()
+    model = load_default()
+    positions = devsets.read(KGS)[0][:args.games]
+    before = []
+    for position in positions:
+        topology = analyze(position.board.grid)
+        before.append((topology, status.read_dead(
+            topology, {st.block: st for st in status.decide(topology, model, read=False)})))
+    alone = [fastest(lambda t=t, s=s: eyespace.eyeless_dead(t, s), args.repeat) for t, s in before]
+    print(f"{len(positions)} positions of {KGS}, fastest of {args.repeat} each")
+    print(f"eye space alone                median {np.median(alone) * 1e3:6.2f} ms   "
+          f"mean {np.mean(alone) * 1e3:6.2f} ms   max {np.max(alone) * 1e3:6.2f} ms")
+    rule = eyespace.eyeless_dead
+
+    def whole() -> float:
+        return float(np.median([fastest(lambda q=q: score_position(q.board, rules=q.rules, komi=q.komi),
+                                        args.repeat) for q in positions])) * 1e3
+
+    try:
+        for r in range(args.rounds):
+            eyespace.eyeless_dead = rule
+            with_rule = whole()
+            eyespace.eyeless_dead = lambda topology, statuses: statuses
+            without = whole()
+            print(f"round {r + 1}: score_position median {with_rule:.2f} ms with eye space, "
+                  f"{without:.2f} ms without")
+    finally:
+        eyespace.eyeless_dead = rule
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
