@@ -10,6 +10,20 @@ from seog.features.board import Board
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 DATA = SHARED / "data"
 
+# A corner seki: Black's block (A1, B1, A2, B2) and White's (A3-D3, D2, D1) share C1 and C2 and
+# have no eye, so whoever fills a shared liberty is taken.
+SEKI_CORNER = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    X X X X X . . . .
+    O O O O X . . . .
+    X X . O X . . . .
+    X X . O X . . . .
+"""
+
 
 def board(picture: str) -> Board:
     """A board from a picture: X black, O white, . empty; rows top to bottom."""

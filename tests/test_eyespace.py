@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import board, shared_dir
+from conftest import SEKI_CORNER, board, shared_dir
 from seog.classifiers.eyespace import MIN_STONES, eyeless_dead
 from seog.classifiers.status import BlockStatus, decide
 from seog.features.topology import analyze
@@ -79,19 +79,7 @@ def test_small_groups_are_left_to_the_model():
 
 
 def test_seki_is_left_alone():
-    # Black's corner (A1, B1, A2, B2) and White's block share C1 and C2 and have no eye.
-    seki = """
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . . . . . .
-        X X X X X . . . .
-        O O O O X . . . .
-        X X . O X . . . .
-        X X . O X . . . .
-    """
-    topo = analyze(board(seki).grid)
+    topo = analyze(board(SEKI_CORNER).grid)
     assert all(st.alive for st in eyeless_dead(topo, _statuses(topo)).values())
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from conftest import board, shared_dir
+from conftest import SEKI_CORNER, board, shared_dir
 from seog.classifiers.status import decide
 from seog.features.reading import Reader
 from seog.features.topology import analyze
@@ -66,19 +66,7 @@ def test_a_block_with_many_liberties_has_escaped():
 
 
 def test_seki_is_not_dead():
-    # Black's corner block (A8-B9) and White's block (A7-D7, D8, D9) share C8 and C9 and have
-    # no eye: whoever fills a shared liberty is taken, so neither is dead.
-    seki = """
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . . . . . .
-        X X X X X . . . .
-        O O O O X . . . .
-        X X . O X . . . .
-        X X . O X . . . .
-    """
+    seki = SEKI_CORNER  # neither block is dead
     assert not _dead(seki, 7, 0)
     assert not _dead(seki, 6, 0)
     # Give Black an eye at A9 instead of a stone, and White, with no eye, loses the race.
