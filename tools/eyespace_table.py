@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import argparse
 import collections
-import gzip
-import json
 
 from seog.classifiers import status
 from seog.classifiers.model_file import load_default
 from seog.datasets import devsets
-from seog.datasets.labels import block_labels, mask_from_sgf
+from seog.datasets.labels import block_labels, mask_from_sgf, read_teacher
 from seog.features.board import Board
 from seog.features.topology import analyze
 
@@ -58,14 +56,11 @@ def main() -> int:
                     args.verbose)
     if args.teacher:
         sources.append("archive (KataGo)")
-        with gzip.open(args.teacher, "rt") as f:
-            for i, line in enumerate(f):
-                record = json.loads(line)
-                if not record.get("result_consistent"):
-                    continue
-                topology = analyze(Board.from_rows(record["final_board"]).grid)
-                dead = mask_from_sgf(record["katago_dead"], topology.size)
-                compare(topology, block_labels(topology, dead)[0], model, counts, "archive (KataGo)", str(i),
+        for label in read_teacher(args.teacher, "katago").values():
+            if label.consistent:
+                topology = analyze(Board.from_rows(label.record["final_board"]).grid)
+                dead = mask_from_sgf(label.dead, topology.size)
+                compare(topology, block_labels(topology, dead)[0], model, counts, "archive (KataGo)", label.name,
                         args.verbose)
     columns = ["blocks agreeing", "blocks disagreeing", "positions put right", "positions put wrong"]
     print("| set | " + " | ".join(columns) + " |")

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import argparse
 import collections
-import gzip
-import json
 
 from seog.classifiers import status
 from seog.classifiers.model_file import load_default
 from seog.datasets import devsets
-from seog.datasets.labels import block_labels, mask_from_sgf
+from seog.datasets.labels import block_labels, mask_from_sgf, read_teacher
 from seog.features import reading
 from seog.features.board import Board
 from seog.features.topology import analyze
@@ -44,13 +42,10 @@ def main() -> int:
             topology = analyze(position.board.grid)
             proofs(topology, block_labels(topology, position.dead)[0], model, counts, "dev sets")
     if args.teacher:
-        with gzip.open(args.teacher, "rt") as f:
-            for line in f:
-                record = json.loads(line)
-                if not record.get("result_consistent"):
-                    continue
-                topology = analyze(Board.from_rows(record["final_board"]).grid)
-                dead = mask_from_sgf(record["katago_dead"], topology.size)
+        for label in read_teacher(args.teacher, "katago").values():
+            if label.consistent:
+                topology = analyze(Board.from_rows(label.record["final_board"]).grid)
+                dead = mask_from_sgf(label.dead, topology.size)
                 proofs(topology, block_labels(topology, dead)[0], model, counts, "archive")
     print("| stones | dev sets: dead by the marks / alive | archive: dead for KataGo / alive |")
     print("|---|---|---|")

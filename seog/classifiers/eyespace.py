@@ -16,8 +16,8 @@ A group with no room for two eyes is dead when it has at least ``MIN_STONES`` st
 borders a living opponent block, no such block has all its liberties among the group's (that
 is seki, or a capturing race), and every opponent group next to it lives on its own: it holds a
 block alive by Benson's algorithm, two eyes, or one eye of ``BIG_EYE`` points or more. Opponent
-stones called dead that were only taken by the group are alive again (source
-``capturers-dead``).
+stones called dead next to the group whose neighbours are now all dead are alive again
+(``status.revive_uncaptured``).
 """
 
 from __future__ import annotations
@@ -31,15 +31,16 @@ BIG_EYE = 7  # an enclosed region this big makes a group alive by itself
 def eyeless_dead(topology: Topology, statuses: dict) -> dict:
     """Statuses after the eye-space rule: groups that cannot make two eyes dead (source
     ``eyespace``), their prisoners alive again."""
-    from seog.classifiers.status import BlockStatus
+    from seog.classifiers.status import BlockStatus, revive_uncaptured
 
     alive = [statuses[b.id].alive for b in topology.blocks]
     benson = {b for b, st in statuses.items() if st.source == "benson"}
     members = {color: _members(_groups(topology, color, alive)) for color in (1, -1)}
+    lives: dict[tuple[int, int], bool] = {}  # (colour, group id) -> lives on its own, worked out once
     dead: set[int] = set()
     for color in (1, -1):
         for blocks in members[color].values():
-            if _dies(topology, color, blocks, members[-color], alive, benson):
+            if _dies(topology, color, blocks, members[-color], alive, benson, lives):
                 dead.update(blocks)
     if not dead:
         return statuses
@@ -47,11 +48,8 @@ def eyeless_dead(topology: Topology, statuses: dict) -> dict:
     for b in dead:
         st = out[b]
         out[b] = BlockStatus(st.block, st.color, st.points, False, "eyespace", st.p_alive, st.uncertain)
-    for b, st in statuses.items():
-        around = topology.blocks[b].opponents
-        if not st.alive and around and dead & set(around) and all(not out[o].alive for o in around):
-            out[b] = BlockStatus(st.block, st.color, st.points, True, "capturers-dead", st.p_alive, st.uncertain)
-    return out
+    prisoners = {o for b in dead for o in topology.blocks[b].opponents if not out[o].alive}
+    return revive_uncaptured(topology, out, prisoners)
 
 
 def _groups(topology: Topology, color: int, alive: list[bool]) -> dict[int, int]:
@@ -125,9 +123,9 @@ def _one_eye_four(topology: Topology, points: list[int], color: int) -> bool:
 
 
 def _dies(topology: Topology, color: int, blocks: list[int], opponents: dict[int, list[int]],
-          alive: list[bool], benson: set[int]) -> bool:
+          alive: list[bool], benson: set[int], lives: dict) -> bool:
     """Is this group dead for want of eye space (see the module docstring)? ``opponents`` maps
-    the opponent's group ids to their blocks."""
+    the opponent's group ids to their blocks; ``lives`` remembers which of them live on their own."""
     if benson & set(blocks) or sum(topology.blocks[b].size for b in blocks) < MIN_STONES:
         return False
     eyes = [kind for kind, _ in _eyes(topology, color, blocks, alive) if kind != "false"]
@@ -141,10 +139,12 @@ def _dies(topology: Topology, color: int, blocks: list[int], opponents: dict[int
         return False
     if any(set(topology.blocks[o].liberties.tolist()) <= liberties for o in around):
         return False  # seki or a capturing race
-    for theirs in opponents.values():
-        if around.isdisjoint(theirs) or benson & set(theirs):
+    for g, theirs in opponents.items():
+        if around.isdisjoint(theirs):
             continue
-        eyes = [size for kind, size in _eyes(topology, -color, theirs, alive) if kind != "false"]
-        if len(eyes) < 2 and not any(size >= BIG_EYE for size in eyes):
+        if (-color, g) not in lives:
+            eyes = [size for kind, size in _eyes(topology, -color, theirs, alive) if kind != "false"]
+            lives[(-color, g)] = bool(benson & set(theirs)) or len(eyes) >= 2 or any(size >= BIG_EYE for size in eyes)
+        if not lives[(-color, g)]:
             return False
     return True

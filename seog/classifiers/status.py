@@ -171,15 +171,20 @@ def read_candidates(topology: Topology, statuses: dict[int, BlockStatus],
     return sorted(chosen, key=lambda b: (len(blocks[b].liberties), -len(blocks[b].points)))
 
 
-def revive_uncaptured(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int, BlockStatus]:
-    """A capture needs a living capturer: a block settled dead for being in atari is alive when
-    every opponent block next to it is dead for another reason (a stone in atari among dead
-    stones, whose owner will take them)."""
+def revive_uncaptured(topology: Topology, statuses: dict[int, BlockStatus],
+                      blocks=None) -> dict[int, BlockStatus]:
+    """A capture needs a living capturer: a block called dead is alive (``capturers-dead``) when
+    every opponent block next to it is dead for another reason than atari (a stone in atari
+    among dead stones, whose owner will take them). ``blocks`` are the ids to look at; by
+    default, those settled dead for being in atari."""
+    if blocks is None:
+        blocks = [b for b, st in statuses.items() if st.source == "atari"]
     out = dict(statuses)
-    for b, st in statuses.items():
-        if st.source != "atari" or st.alive:
+    for b in blocks:
+        st = statuses[b]
+        if st.alive:
             continue
         around = [statuses[o] for o in topology.blocks[b].opponents]
         if around and all(not o.alive and o.source != "atari" for o in around):
-            out[b] = BlockStatus(st.block, st.color, st.points, True, "capturers-dead")
+            out[b] = BlockStatus(st.block, st.color, st.points, True, "capturers-dead", st.p_alive, st.uncertain)
     return out
