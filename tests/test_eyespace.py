@@ -3,7 +3,7 @@
 import pytest
 
 from conftest import SEKI_CORNER, board, shared_dir
-from seog.classifiers.eyespace import MIN_STONES, eyeless_dead
+from seog.classifiers.eyespace import eyeless_dead
 from seog.classifiers.status import BlockStatus, decide
 from seog.features.topology import analyze
 
@@ -66,16 +66,13 @@ def test_the_prisoner_in_a_dead_groups_eye_is_alive_again():
     assert out[stone.id].alive and out[stone.id].source == "capturers-dead"
 
 
-def test_small_groups_are_left_to_the_model():
+def test_small_groups_die_too():
     rows = RING.strip().splitlines()
     rows[2:5] = [". O X X X . . O .", ". O . . . . . O .", ". O . . . . . O ."]
     topo = analyze(board("\n".join(rows)).grid)
-    group = _at(topo, 2, 2)
-    assert len(group.points) < MIN_STONES
-    assert eyeless_dead(topo, _statuses(topo))[group.id].alive
-    rows[2] = ". O X X X X . O ."  # one stone more, and it is dead
-    topo = analyze(board("\n".join(rows)).grid)
-    assert not eyeless_dead(topo, _statuses(topo))[_at(topo, 2, 2).id].alive
+    out = eyeless_dead(topo, _statuses(topo))
+    assert len(_at(topo, 2, 2).points) == 3 and not out[_at(topo, 2, 2).id].alive
+    assert out[_at(topo, 1, 1).id].alive
 
 
 def test_seki_is_left_alone():
@@ -86,6 +83,10 @@ def test_seki_is_left_alone():
 @pytest.mark.parametrize("folder, name, stones", [
     ("kgs-2017-q1", "2017-03-25-19", 26),  # a 26-stone group with one eye on the right edge
     ("gnugo-regression-games", "tournament9__indigoBot-GNU", 39),  # White's 39 stones in the centre
+    ("kgs-2017-q1", "2017-01-16-19", 3),  # three White stones on the top edge in Black's area
+    # Six Black stones at J19 share their two liberties with a White block, which has more
+    # once the dead Black stones next to it are taken off: no seki, and the six are dead.
+    ("kgs-2017-q1", "2017-03-29-25", 6),
 ])
 def test_big_dead_groups_of_real_games(folder, name, stones):
     from seog.datasets.devsets import read
@@ -111,3 +112,33 @@ def test_the_seki_patterns_of_the_ogs_set_stay_alive():
         topo = analyze(position.board.grid)
         statuses = decide(topo, default_model())
         assert not any(s.source == "eyespace" for s in statuses), position.name
+
+
+def test_two_single_stones_in_a_four_point_space_leave_room_for_two_eyes():
+    # Black's 18 stones at B16 enclose C13, D13, C12 and C11, with single White stones on D13
+    # and C11. Taking them one at a time splits the space in two: the players counted it alive.
+    from seog.datasets.devsets import read
+    from seog.scoring.score import default_model
+
+    position = read(shared_dir("kgs-2017-q1") / "2017-03-09-1.sgf")[0][0]
+    topo = analyze(position.board.grid)
+    group = topo.block_at(3 * 19 + 1)
+    assert group.size == 18
+    status = decide(topo, default_model())[group.id]
+    assert status.alive and status.source != "eyespace"
+
+
+def test_a_doubtful_dead_neighbour_does_not_break_a_seki():
+    # In our 9x9 seki example the model wrongly calls Black's wall at C9 dead, with doubt. Counting
+    # its points as room for White's D9 would end the seki and kill Black's F9; it is not counted.
+    from pathlib import Path
+
+    from seog.features.sgf import load
+    from seog.scoring.score import default_model
+
+    game = load(Path(__file__).resolve().parents[1] / "seog/api/static/examples/seki-and-dead-stones-9x9.sgf")
+    topo = analyze(game.board.grid)
+    statuses = decide(topo, default_model())
+    wall, f9 = statuses[_at(topo, 0, 2).id], statuses[_at(topo, 0, 5).id]
+    assert not wall.alive and wall.uncertain
+    assert f9.source != "eyespace" and f9.alive

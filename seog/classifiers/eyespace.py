@@ -10,21 +10,21 @@ opponent stone in it. Its *eyes* are the regions it encloses alone (``topology.c
 classed by shape:
 - one point with opponent stones on too many diagonals is a false eye;
 - up to three points, a square four, a pyramid four whose centre the opponent holds, or a four
-  holding two or more opponent stones is one eye at most;
+  holding an opponent block of two stones or more is one eye at most;
 - anything bigger may make two.
-A group with no room for two eyes is dead when it has at least ``MIN_STONES`` stones, it
-borders a living opponent block, no such block has all its liberties among the group's (that
-is seki, or a capturing race), and every opponent group next to it lives on its own: it holds a
-block alive by Benson's algorithm, two eyes, or one eye of ``BIG_EYE`` points or more. Opponent
-stones called dead next to the group whose neighbours are now all dead are alive again
-(``status.revive_uncaptured``).
+A group with no room for two eyes is dead when it borders a living opponent block, no such
+block has all its liberties among the group's (that is seki, or a capturing race), and every
+opponent group next to it lives on its own: it holds a block alive by Benson's algorithm, two
+eyes, or one eye of ``BIG_EYE`` points or more. Liberties are counted as they will be once the
+dead stones are taken off: a block's liberties and the points of the opponent blocks it touches
+that are dead and not flagged uncertain (a doubtful verdict must not break up a seki). Opponent stones called dead next to the group whose neighbours are now all dead are
+alive again (``status.revive_uncaptured``).
 """
 
 from __future__ import annotations
 
 from seog.features.topology import Topology
 
-MIN_STONES = 4  # smaller groups are often counted alive (seki, stones left by agreement)
 BIG_EYE = 7  # an enclosed region this big makes a group alive by itself
 
 
@@ -34,13 +34,14 @@ def eyeless_dead(topology: Topology, statuses: dict) -> dict:
     from seog.classifiers.status import BlockStatus, revive_uncaptured
 
     alive = [statuses[b.id].alive for b in topology.blocks]
+    gone = [not st.alive and not st.uncertain for st in (statuses[b.id] for b in topology.blocks)]  # surely dead
     benson = {b for b, st in statuses.items() if st.source == "benson"}
     members = {color: _members(_groups(topology, color, alive)) for color in (1, -1)}
     lives: dict[tuple[int, int], bool] = {}  # (colour, group id) -> lives on its own, worked out once
     dead: set[int] = set()
     for color in (1, -1):
         for blocks in members[color].values():
-            if _dies(topology, color, blocks, members[-color], alive, benson, lives):
+            if _dies(topology, color, blocks, members[-color], alive, gone, benson, lives):
                 dead.update(blocks)
     if not dead:
         return statuses
@@ -108,13 +109,15 @@ def _false_eye(topology: Topology, point: int, color: int, alive: list[bool]) ->
 
 def _one_eye_four(topology: Topology, points: list[int], color: int) -> bool:
     """A four-point region that makes one eye at most: square, pyramid with the opponent on its
-    centre, or already holding two opponent stones."""
+    centre, or already holding a block of two opponent stones. (Stones of two blocks are taken
+    one at a time, and the capturing stones may split the space into two eyes.)"""
     n, pts = topology.size, set(points)
     rows, cols = {p // n for p in pts}, {p % n for p in pts}
     if len(rows) == 2 and len(cols) == 2:
         return True
     flat = topology.grid.ravel()
-    if sum(flat[p] == -color for p in pts) >= 2:
+    held = [int(topology.block_of.flat[p]) for p in pts if flat[p] == -color]
+    if len(held) >= 2 and len(set(held)) == 1:
         return True
     degree = {p: sum(q in pts for q in (p - n, p + n, p - 1 if p % n else -1, p + 1 if (p + 1) % n else -1))
               for p in pts}
@@ -122,22 +125,31 @@ def _one_eye_four(topology: Topology, points: list[int], color: int) -> bool:
     return bool(centre) and flat[centre[0]] == -color
 
 
+def _room(topology: Topology, block: int, gone: list[bool]) -> set[int]:
+    """A block's liberties once the dead stones next to it are taken off: its liberties and the
+    points of the opponent blocks it touches that are ``gone`` (dead, and not in doubt)."""
+    b = topology.blocks[block]
+    room = set(b.liberties.tolist())
+    for o in b.opponents:
+        if gone[o]:
+            room.update(topology.blocks[o].points.tolist())
+    return room
+
+
 def _dies(topology: Topology, color: int, blocks: list[int], opponents: dict[int, list[int]],
-          alive: list[bool], benson: set[int], lives: dict) -> bool:
+          alive: list[bool], gone: list[bool], benson: set[int], lives: dict) -> bool:
     """Is this group dead for want of eye space (see the module docstring)? ``opponents`` maps
     the opponent's group ids to their blocks; ``lives`` remembers which of them live on their own."""
-    if benson & set(blocks) or sum(topology.blocks[b].size for b in blocks) < MIN_STONES:
+    if benson & set(blocks):
         return False
     eyes = [kind for kind, _ in _eyes(topology, color, blocks, alive) if kind != "false"]
     if "two" in eyes or len(eyes) >= 2:
         return False
-    liberties = set()
-    for b in blocks:
-        liberties.update(topology.blocks[b].liberties.tolist())
+    liberties = set().union(*(_room(topology, b, gone) for b in blocks))
     around = {o for b in blocks for o in topology.blocks[b].opponents if alive[o]}
     if not around:
         return False
-    if any(set(topology.blocks[o].liberties.tolist()) <= liberties for o in around):
+    if any(_room(topology, o, gone) <= liberties for o in around):
         return False  # seki or a capturing race
     for g, theirs in opponents.items():
         if around.isdisjoint(theirs):
