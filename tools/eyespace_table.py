@@ -1,11 +1,12 @@
-"""What the eye-space pass changes, against the truth: the evidence for ``classifiers.eyespace``.
+"""What the eye-space and seki passes change, against the truth: the evidence for
+``classifiers.eyespace`` and ``classifiers.seki``.
 
 For each dev set (the players' marks) and the consistent games of the KataGo-labelled archive,
-the statuses with and without the pass are compared: blocks it turns and whether the truth
-agrees, positions it puts right and positions it puts wrong.
+the statuses before and after the pass (``--pass``) are compared: blocks it turns and whether
+the truth agrees, positions it puts right and positions it puts wrong.
 
     python tools/eyespace_table.py ../shared/data/kgs-2017-q1 ../shared/data/gnugo-regression-games \
-        ../shared/data/ogs-score-estimator --teacher ../shared/data/kgs-6d-train-katago.jsonl.gz
+        ../shared/data/ogs-score-estimator --teacher ../shared/data/kgs-6d-train-katago.jsonl.gz [--pass seki]
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import argparse
 import collections
 
 from seog.classifiers import status
+from seog.classifiers.eyespace import eyeless_dead
+from seog.classifiers.seki import seki_alive
 from seog.classifiers.model_file import load_default
 from seog.datasets import devsets
 from seog.datasets.labels import block_labels, mask_from_sgf, read_teacher
@@ -21,10 +24,13 @@ from seog.features.board import Board
 from seog.features.topology import analyze
 
 
-def compare(topology, truth, model, counts: collections.Counter, source: str, name: str, verbose: bool) -> None:
+def compare(topology, truth, model, counts: collections.Counter, source: str, name: str, verbose: bool,
+            rule: str = "eyespace") -> None:
     """Count the blocks and positions the pass changes, and whether the truth agrees."""
-    after = {st.block: st for st in status.decide(topology, model)}
     before = status.read_dead(topology, {st.block: st for st in status.decide(topology, model, read=False)})
+    if rule == "seki":
+        before = eyeless_dead(topology, before)
+    after = (seki_alive if rule == "seki" else eyeless_dead)(topology, before)
     turned = [b for b in after if after[b].alive != before[b].alive]
     if not turned:
         return
@@ -43,6 +49,8 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("folders", nargs="*", help="dev sets with marked dead stones")
     p.add_argument("--teacher", help="KataGo-labelled archive (JSON lines, gzip)")
+    p.add_argument("--pass", dest="rule", choices=("eyespace", "seki"), default="eyespace",
+                   help="the pass to weigh (the seki pass runs after eye space)")
     p.add_argument("--verbose", action="store_true", help="name every position put right or wrong")
     args = p.parse_args()
     model, counts = load_default(), collections.Counter()
@@ -53,7 +61,7 @@ def main() -> int:
         for position in devsets.read(folder)[0]:
             topology = analyze(position.board.grid)
             compare(topology, block_labels(topology, position.dead)[0], model, counts, source, position.name,
-                    args.verbose)
+                    args.verbose, args.rule)
     if args.teacher:
         sources.append("archive (KataGo)")
         for label in read_teacher(args.teacher, "katago").values():
@@ -61,7 +69,7 @@ def main() -> int:
                 topology = analyze(Board.from_rows(label.record["final_board"]).grid)
                 dead = mask_from_sgf(label.dead, topology.size)
                 compare(topology, block_labels(topology, dead)[0], model, counts, "archive (KataGo)", label.name,
-                        args.verbose)
+                        args.verbose, args.rule)
     columns = ["blocks agreeing", "blocks disagreeing", "positions put right", "positions put wrong"]
     print("| set | " + " | ".join(columns) + " |")
     print("|---" * (len(columns) + 1) + "|")

@@ -9,8 +9,9 @@ The rest are *unsettled*; a trained cascade decides them when a model is given (
 otherwise ``heuristic`` does. A model with an ownership refiner (``refiner``) then reads the
 whole board with every verdict and decides every block Benson does not settle. Then tactical
 reading (``features.reading``) calls dead the big blocks called alive that are captured whoever
-moves first (``reading``), and the eye-space rule (``eyespace``) the groups called alive that
-have no room for two eyes among opponents that live on their own.
+moves first (``reading``), the eye-space rule (``eyespace``) the groups called alive that
+have no room for two eyes among opponents that live on their own, and blocks called dead that
+are one side of a mutual seki are alive (``seki``).
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ READ_MAX_CHAIN_LIBERTIES = 5  # more, and the block's chain has room to connect 
 @dataclass
 class BlockStatus:
     """The decision for one block: ``alive``, who decided it (``source``: 'benson', 'atari',
-    'capturers-dead', 'model', 'refiner', 'reading', 'eyespace', 'heuristic', 'markup' or
-    'override'), the
+    'capturers-dead', 'model', 'refiner', 'reading', 'eyespace', 'seki', 'heuristic', 'markup'
+    or 'override'), the
     model's probability that it is alive (None for static decisions) and whether that
     probability is near the decision boundary."""
 
@@ -112,8 +113,8 @@ def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus
 
 def decide(topology: Topology, model=None, read: bool = True) -> list[BlockStatus]:
     """A status for every block, in block id order; ``read=False`` leaves out the passes after
-    the refiner, tactical reading and eye space (the refiner's training inputs are the verdicts
-    before them)."""
+    the refiner, tactical reading, eye space and seki (the refiner's training inputs are the
+    verdicts before them)."""
     settled = static_statuses(topology)
     unsettled = [b.id for b in topology.blocks if b.id not in settled]
     if unsettled:
@@ -128,7 +129,8 @@ def decide(topology: Topology, model=None, read: bool = True) -> list[BlockStatu
         settled = refine(topology, settled, model.refiner, model.refiner_margin)
     if model is not None and read:
         from seog.classifiers.eyespace import eyeless_dead
-        settled = eyeless_dead(topology, read_dead(topology, settled))
+        from seog.classifiers.seki import seki_alive
+        settled = seki_alive(topology, eyeless_dead(topology, read_dead(topology, settled)))
     return [settled[b.id] for b in topology.blocks]
 
 

@@ -1,0 +1,63 @@
+"""Mutual seki: two blocks with no eyes, the same liberties, and no way in for either side.
+
+The nets sometimes call one side of such a seki dead, most often a group on the edge whose only
+liberties are shared with an opponent group that lives by the seki alone. Whoever fills a shared
+liberty puts both blocks in atari and is captured first, so neither side can approach. The one
+way in is a throw-in: sacrificing a few stones so that the space they leave is one eye. That
+needs the opponent block to be small; when it has ``MIN_OPPONENT`` stones or more, the space its
+capture leaves has room for two eyes, and the seki holds.
+"""
+
+from __future__ import annotations
+
+from seog.features.topology import Topology
+
+MIN_OPPONENT = 4  # smaller opponent blocks may be thrown in (KataGo-labelled archive: 2 stones)
+JUDGED_BY_NETS = ("model", "refiner")
+
+
+def seki_alive(topology: Topology, statuses: dict) -> dict:
+    """Statuses with the blocks called dead by the nets that are in a mutual seki alive again
+    (source ``seki``)."""
+    from seog.classifiers.status import BlockStatus
+
+    out = dict(statuses)
+    for block in topology.blocks:
+        st = statuses[block.id]
+        if st.alive or st.source not in JUDGED_BY_NETS or not _in_seki(topology, block, statuses):
+            continue
+        out[block.id] = BlockStatus(st.block, st.color, st.points, True, "seki", st.p_alive, st.uncertain)
+    return out
+
+
+def _in_seki(topology: Topology, block, statuses: dict) -> bool:
+    """Does ``block`` share all its liberties (two or more) with a living opponent block of
+    ``MIN_OPPONENT`` stones, among living opponents only, with no shared liberty either side can
+    fill without being captured first?"""
+    liberties = set(block.liberties.tolist())
+    if len(liberties) < 2 or not all(statuses[o].alive for o in block.opponents):
+        return False
+    for o in block.opponents:
+        other = topology.blocks[o]
+        if (other.size >= MIN_OPPONENT and set(other.liberties.tolist()) == liberties
+                and all(statuses[m].alive for m in other.opponents if m != block.id)
+                and not any(_can_fill(topology, p, c) for p in liberties for c in (1, -1))):
+            return True
+    return False
+
+
+def _can_fill(topology: Topology, point: int, color: int) -> bool:
+    """Can ``color`` play at ``point`` and keep two liberties, or capture something there?"""
+    n, grid = topology.size, topology.grid.ravel()
+    r, c = divmod(point, n)
+    around = [q for q, ok in ((point - n, r > 0), (point + n, r < n - 1), (point - 1, c > 0), (point + 1, c < n - 1))
+              if ok]
+    liberties = {q for q in around if grid[q] == 0}
+    for q in around:
+        b = topology.blocks[topology.block_of.flat[q] - 1] if grid[q] else None
+        if b is not None and b.color == color:
+            liberties.update(b.liberties.tolist())
+        elif b is not None and len(b.liberties) == 1:
+            return True  # the move captures
+    liberties.discard(point)
+    return len(liberties) >= 2
