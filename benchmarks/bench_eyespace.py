@@ -1,7 +1,8 @@
-"""Benchmark: the eye-space rule alone, and the whole score with and without it, in one process.
+"""Benchmark: the eye-space and seki passes alone, and the whole score with and without eye space,
+in one process.
 
 For the first ``--games`` KGS dev positions: ``eyespace.eyeless_dead`` on the verdicts before
-it (fastest of ``--repeat`` runs each), then ``score_position`` with the rule and with the rule
+it and ``seki.seki_alive`` on its output (fastest of ``--repeat`` runs each), then ``score_position`` with the rule and with the rule
 replaced by a no-op, alternating ``--rounds`` times so that drifts of the machine hit both.
 
     python benchmarks/bench_eyespace.py [--games 100] [--repeat 3] [--rounds 2]
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from seog.classifiers import eyespace, status
+from seog.classifiers import eyespace, seki, status
 from seog.classifiers.model_file import load_default
 from seog.datasets import devsets
 from seog.features.topology import analyze
@@ -49,6 +50,10 @@ def main() -> int:
     alone = [fastest(lambda t=t, s=s: eyespace.eyeless_dead(t, s), args.repeat) for t, s in before]
     print(f"{len(positions)} positions of {KGS}, fastest of {args.repeat} each")
     print(f"eye space alone                median {np.median(alone) * 1e3:6.2f} ms   "
+          f"mean {np.mean(alone) * 1e3:6.2f} ms   max {np.max(alone) * 1e3:6.2f} ms")
+    after = [(t, eyespace.eyeless_dead(t, s)) for t, s in before]
+    alone = [fastest(lambda t=t, s=s: seki.seki_alive(t, s), args.repeat) for t, s in after]
+    print(f"seki alone                     median {np.median(alone) * 1e3:6.2f} ms   "
           f"mean {np.mean(alone) * 1e3:6.2f} ms   max {np.max(alone) * 1e3:6.2f} ms")
     rule = eyespace.eyeless_dead
 
