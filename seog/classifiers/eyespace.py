@@ -13,12 +13,13 @@ classed by shape:
   holding an opponent block of two stones or more is one eye at most;
 - anything bigger may make two.
 A group with no room for two eyes is dead when it borders a living opponent block, no such
-block has all its liberties among the group's (that is seki, or a capturing race), and every
+block has all its *room* among the group's (that is seki, or a capturing race), and every
 opponent group next to it lives on its own: it holds a block alive by Benson's algorithm, two
-eyes, or one eye of ``BIG_EYE`` points or more. Liberties are counted as they will be once the
-dead stones are taken off: a block's liberties and the points of the opponent blocks it touches
-that are dead and not flagged uncertain (a doubtful verdict must not break up a seki). Opponent stones called dead next to the group whose neighbours are now all dead are
-alive again (``status.revive_uncaptured``).
+eyes, or one eye of ``BIG_EYE`` points or more. A block's room is its liberties once the dead
+stones are taken off: its liberties and the points of the opponent blocks next to it that are
+dead and not flagged uncertain (a doubtful verdict must not break up a seki). Opponent stones
+called dead next to the group whose neighbours are now all dead are alive again
+(``status.revive_uncaptured``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def eyeless_dead(topology: Topology, statuses: dict) -> dict:
     from seog.classifiers.status import BlockStatus, revive_uncaptured
 
     alive = [statuses[b.id].alive for b in topology.blocks]
-    gone = [not st.alive and not st.uncertain for st in (statuses[b.id] for b in topology.blocks)]  # surely dead
+    gone = [not statuses[b.id].alive and not statuses[b.id].uncertain for b in topology.blocks]  # surely dead
     benson = {b for b, st in statuses.items() if st.source == "benson"}
     members = {color: _members(_groups(topology, color, alive)) for color in (1, -1)}
     lives: dict[tuple[int, int], bool] = {}  # (colour, group id) -> lives on its own, worked out once
@@ -126,8 +127,8 @@ def _one_eye_four(topology: Topology, points: list[int], color: int) -> bool:
 
 
 def _room(topology: Topology, block: int, gone: list[bool]) -> set[int]:
-    """A block's liberties once the dead stones next to it are taken off: its liberties and the
-    points of the opponent blocks it touches that are ``gone`` (dead, and not in doubt)."""
+    """A block's room: its liberties and the points of the opponent blocks it touches that are
+    ``gone`` (dead, and not in doubt), which come off the board."""
     b = topology.blocks[block]
     room = set(b.liberties.tolist())
     for o in b.opponents:
