@@ -30,6 +30,19 @@ def board(picture: str) -> Board:
     return Board.from_rows(picture)
 
 
+def verdicts(topo, dead=()) -> dict:
+    """Statuses as the nets might give them: every block alive (source 'refiner', p = 0.99,
+    nothing by Benson) except the ids in ``dead``."""
+    from seog.classifiers.status import BlockStatus
+
+    return {b.id: BlockStatus(b.id, b.color, b.points, b.id not in dead, "refiner", 0.99) for b in topo.blocks}
+
+
+def at(topo, row: int, col: int):
+    """The block on a point given as row and column."""
+    return topo.block_at(row * topo.size + col)
+
+
 def mask(picture: str) -> np.ndarray:
     """A bool mask from a picture: any of x/o/* marks a point."""
     rows = [[ch for ch in r if not ch.isspace()] for r in picture.strip().splitlines() if r.strip()]

@@ -2,9 +2,9 @@
 
 import pytest
 
-from conftest import SEKI_CORNER, board, shared_dir
+from conftest import SEKI_CORNER, at, board, shared_dir, verdicts
 from seog.classifiers.eyespace import eyeless_dead
-from seog.classifiers.status import BlockStatus, decide
+from seog.classifiers.status import decide
 from seog.features.topology import analyze
 
 # Black's eleven stones (C7-F7, C6, E6, F6, C5-F5) have one eye (D6) and touch White's ring,
@@ -22,27 +22,19 @@ RING = """
 """
 
 
-def _statuses(topo, dead=()):
-    """Every block called alive by the nets (nothing by Benson), except the ids in ``dead``."""
-    return {b.id: BlockStatus(b.id, b.color, b.points, b.id not in dead, "refiner", 0.99) for b in topo.blocks}
-
-
-def _at(topo, row, col):
-    return topo.block_at(row * topo.size + col)
-
 
 def test_a_one_eyed_group_inside_a_living_wall_is_dead():
     topo = analyze(board(RING).grid)
-    out = eyeless_dead(topo, _statuses(topo))
-    assert not out[_at(topo, 2, 2).id].alive and out[_at(topo, 2, 2).id].source == "eyespace"
-    assert out[_at(topo, 1, 1).id].alive
+    out = eyeless_dead(topo, verdicts(topo))
+    assert not out[at(topo, 2, 2).id].alive and out[at(topo, 2, 2).id].source == "eyespace"
+    assert out[at(topo, 1, 1).id].alive
 
 
 def test_two_eyes_live():
     two_eyes = RING.replace(". O X X X X . O .", ". O X X X X X O .").replace(
         ". O X . X X . O .", ". O X . X . X O .")
     topo = analyze(board(two_eyes).grid)
-    assert all(st.alive for st in eyeless_dead(topo, _statuses(topo)).values())
+    assert all(st.alive for st in eyeless_dead(topo, verdicts(topo)).values())
 
 
 def test_nothing_dies_when_the_wall_has_no_life_of_its_own():
@@ -54,15 +46,15 @@ def test_nothing_dies_when_the_wall_has_no_life_of_its_own():
             if r in (0, 8) or c in (0, 8):
                 row[c] = "X"
     topo = analyze(board("\n".join(" ".join(row) for row in rows)).grid)
-    assert all(st.alive for st in eyeless_dead(topo, _statuses(topo)).values())
+    assert all(st.alive for st in eyeless_dead(topo, verdicts(topo)).values())
 
 
 def test_the_prisoner_in_a_dead_groups_eye_is_alive_again():
     prisoner = RING.replace(". O X . X X . O .", ". O X O X X . O .")
     topo = analyze(board(prisoner).grid)
-    stone = _at(topo, 3, 3)
-    out = eyeless_dead(topo, _statuses(topo, dead={stone.id}))
-    assert not out[_at(topo, 2, 2).id].alive
+    stone = at(topo, 3, 3)
+    out = eyeless_dead(topo, verdicts(topo, dead={stone.id}))
+    assert not out[at(topo, 2, 2).id].alive
     assert out[stone.id].alive and out[stone.id].source == "capturers-dead"
 
 
@@ -70,14 +62,14 @@ def test_small_groups_die_too():
     rows = RING.strip().splitlines()
     rows[2:5] = [". O X X X . . O .", ". O . . . . . O .", ". O . . . . . O ."]
     topo = analyze(board("\n".join(rows)).grid)
-    out = eyeless_dead(topo, _statuses(topo))
-    assert len(_at(topo, 2, 2).points) == 3 and not out[_at(topo, 2, 2).id].alive
-    assert out[_at(topo, 1, 1).id].alive
+    out = eyeless_dead(topo, verdicts(topo))
+    assert len(at(topo, 2, 2).points) == 3 and not out[at(topo, 2, 2).id].alive
+    assert out[at(topo, 1, 1).id].alive
 
 
 def test_seki_is_left_alone():
     topo = analyze(board(SEKI_CORNER).grid)
-    assert all(st.alive for st in eyeless_dead(topo, _statuses(topo)).values())
+    assert all(st.alive for st in eyeless_dead(topo, verdicts(topo)).values())
 
 
 @pytest.mark.parametrize("folder, name, stones", [
@@ -139,6 +131,6 @@ def test_a_doubtful_dead_neighbour_does_not_break_a_seki():
     game = load(Path(__file__).resolve().parents[1] / "seog/api/static/examples/seki-and-dead-stones-9x9.sgf")
     topo = analyze(game.board.grid)
     statuses = decide(topo, default_model())
-    wall, f9 = statuses[_at(topo, 0, 2).id], statuses[_at(topo, 0, 5).id]
+    wall, f9 = statuses[at(topo, 0, 2).id], statuses[at(topo, 0, 5).id]
     assert not wall.alive and wall.uncertain
     assert f9.source != "eyespace" and f9.alive

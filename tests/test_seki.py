@@ -1,25 +1,16 @@
 """Mutual seki: a block called dead that shares all its liberties with a living opponent block,
 where neither side can fill one, is alive."""
 
-from conftest import SEKI_CORNER, board, shared_dir
+from conftest import SEKI_CORNER, at, board, shared_dir, verdicts
 from seog.classifiers.seki import seki_alive
 from seog.classifiers.status import BlockStatus, decide
 from seog.features.topology import analyze
 
 
-def _statuses(topo, dead=()):
-    """Every block alive by the nets except the ids in ``dead``."""
-    return {b.id: BlockStatus(b.id, b.color, b.points, b.id not in dead, "refiner", 0.99) for b in topo.blocks}
-
-
-def _at(topo, row, col):
-    return topo.block_at(row * topo.size + col)
-
-
 def test_the_corner_seki_called_dead_is_alive():
     topo = analyze(board(SEKI_CORNER).grid)
-    corner = _at(topo, 7, 0)  # Black's four stones, sharing C2 and C1 with White's six
-    out = seki_alive(topo, _statuses(topo, dead={corner.id}))
+    corner = at(topo, 7, 0)  # Black's four stones, sharing C2 and C1 with White's six
+    out = seki_alive(topo, verdicts(topo, dead={corner.id}))
     assert out[corner.id].alive and out[corner.id].source == "seki"
 
 
@@ -40,15 +31,15 @@ def test_a_throw_in_is_no_seki():
     # Black's nine stones and White's stone at B1 share A1 and C1, and neither can fill one,
     # but White's stone is a throw-in: once Black takes it, Black has one eye and dies.
     topo = analyze(board(THROW_IN).grid)
-    black, white = _at(topo, 6, 0), _at(topo, 8, 1)
+    black, white = at(topo, 6, 0), at(topo, 8, 1)
     assert set(black.liberties.tolist()) == set(white.liberties.tolist())
-    assert not seki_alive(topo, _statuses(topo, dead={black.id}))[black.id].alive
+    assert not seki_alive(topo, verdicts(topo, dead={black.id}))[black.id].alive
 
 
 def test_only_the_nets_verdicts_are_revisited():
     topo = analyze(board(SEKI_CORNER).grid)
-    corner = _at(topo, 7, 0)
-    statuses = _statuses(topo, dead={corner.id})
+    corner = at(topo, 7, 0)
+    statuses = verdicts(topo, dead={corner.id})
     statuses[corner.id] = BlockStatus(corner.id, corner.color, corner.points, False, "reading")
     assert not seki_alive(topo, statuses)[corner.id].alive
 

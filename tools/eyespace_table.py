@@ -16,8 +16,8 @@ import collections
 
 from seog.classifiers import status
 from seog.classifiers.eyespace import eyeless_dead
-from seog.classifiers.seki import seki_alive
 from seog.classifiers.model_file import load_default
+from seog.classifiers.seki import seki_alive
 from seog.datasets import devsets
 from seog.datasets.labels import block_labels, mask_from_sgf, read_teacher
 from seog.features.board import Board
