@@ -38,6 +38,14 @@ def test_neighbour_table_points_at_the_wall_on_the_edge():
     assert len(walls) == 2
 
 
+def test_adjacent_lists_only_points_on_the_board():
+    near = coords.adjacent(9)
+    assert sorted(near[0]) == [1, 9]  # the corner A9
+    assert sorted(near[4 * 9 + 4]) == [3 * 9 + 4, 4 * 9 + 3, 4 * 9 + 5, 5 * 9 + 4]
+    assert sorted(near[9 * 9 - 1]) == [8 * 9 - 1, 9 * 9 - 2]
+    assert sum(len(n) for n in near) == 2 * 2 * 9 * 8  # every edge of the grid, both ways
+
+
 def test_unsupported_sizes_are_refused():
     for size in (1, 26, 0):
         with pytest.raises(ValueError, match="not supported"):

@@ -24,6 +24,7 @@ called dead next to the group whose neighbours are now all dead are alive again
 
 from __future__ import annotations
 
+from seog.features.coords import adjacent
 from seog.features.topology import Topology
 
 BIG_EYE = 7  # an enclosed region this big makes a group alive by itself
@@ -32,7 +33,7 @@ BIG_EYE = 7  # an enclosed region this big makes a group alive by itself
 def eyeless_dead(topology: Topology, statuses: dict) -> dict:
     """Statuses after the eye-space rule: groups that cannot make two eyes dead (source
     ``eyespace``), their prisoners alive again."""
-    from seog.classifiers.status import BlockStatus, revive_uncaptured
+    from seog.classifiers.status import revive_uncaptured
 
     alive = [statuses[b.id].alive for b in topology.blocks]
     gone = [not statuses[b.id].alive and not statuses[b.id].uncertain for b in topology.blocks]  # surely dead
@@ -48,8 +49,7 @@ def eyeless_dead(topology: Topology, statuses: dict) -> dict:
         return statuses
     out = dict(statuses)
     for b in dead:
-        st = out[b]
-        out[b] = BlockStatus(st.block, st.color, st.points, False, "eyespace", st.p_alive, st.uncertain)
+        out[b] = out[b].turned(False, "eyespace")
     prisoners = {o for b in dead for o in topology.blocks[b].opponents if not out[o].alive}
     return revive_uncaptured(topology, out, prisoners)
 
@@ -120,8 +120,7 @@ def _one_eye_four(topology: Topology, points: list[int], color: int) -> bool:
     held = [int(topology.block_of.flat[p]) for p in pts if flat[p] == -color]
     if len(held) >= 2 and len(set(held)) == 1:
         return True
-    degree = {p: sum(q in pts for q in (p - n, p + n, p - 1 if p % n else -1, p + 1 if (p + 1) % n else -1))
-              for p in pts}
+    degree = {p: sum(q in pts for q in adjacent(n)[p]) for p in pts}
     centre = [p for p, d in degree.items() if d == 3]
     return bool(centre) and flat[centre[0]] == -color
 

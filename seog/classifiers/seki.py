@@ -10,6 +10,7 @@ capture leaves has room for two eyes, and the seki holds.
 
 from __future__ import annotations
 
+from seog.features.coords import adjacent
 from seog.features.topology import Topology
 
 MIN_OPPONENT = 4  # smaller opponent blocks may be thrown in (KataGo-labelled archive: 2 stones)
@@ -19,14 +20,12 @@ JUDGED_BY_NETS = ("model", "refiner")
 def seki_alive(topology: Topology, statuses: dict) -> dict:
     """Statuses with the blocks called dead by the nets that are in a mutual seki alive again
     (source ``seki``)."""
-    from seog.classifiers.status import BlockStatus
-
     out = dict(statuses)
     for block in topology.blocks:
         st = statuses[block.id]
         if st.alive or st.source not in JUDGED_BY_NETS or not _in_seki(topology, block, statuses):
             continue
-        out[block.id] = BlockStatus(st.block, st.color, st.points, True, "seki", st.p_alive, st.uncertain)
+        out[block.id] = st.turned(True, "seki")
     return out
 
 
@@ -48,16 +47,15 @@ def _in_seki(topology: Topology, block, statuses: dict) -> bool:
 
 def _can_fill(topology: Topology, point: int, color: int) -> bool:
     """Can ``color`` play at ``point`` and keep two liberties, or capture something there?"""
-    n, grid = topology.size, topology.grid.ravel()
-    r, c = divmod(point, n)
-    around = [q for q, ok in ((point - n, r > 0), (point + n, r < n - 1), (point - 1, c > 0), (point + 1, c < n - 1))
-              if ok]
+    grid, around = topology.grid.ravel(), adjacent(topology.size)[point]
     liberties = {q for q in around if grid[q] == 0}
     for q in around:
-        b = topology.blocks[topology.block_of.flat[q] - 1] if grid[q] else None
-        if b is not None and b.color == color:
+        if not grid[q]:
+            continue
+        b = topology.blocks[topology.block_of.flat[q] - 1]
+        if b.color == color:
             liberties.update(b.liberties.tolist())
-        elif b is not None and len(b.liberties) == 1:
+        elif len(b.liberties) == 1:
             return True  # the move captures
     liberties.discard(point)
     return len(liberties) >= 2

@@ -16,7 +16,7 @@ are one side of a mutual seki are alive (``seki``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import ndimage
@@ -33,9 +33,8 @@ READ_MAX_CHAIN_LIBERTIES = 5  # more, and the block's chain has room to connect 
 class BlockStatus:
     """The decision for one block: ``alive``, who decided it (``source``: 'benson', 'atari',
     'capturers-dead', 'model', 'refiner', 'reading', 'eyespace', 'seki', 'heuristic', 'markup'
-    or 'override'), the
-    model's probability that it is alive (None for static decisions) and whether that
-    probability is near the decision boundary."""
+    or 'override'), the model's probability that it is alive (None for static decisions) and
+    whether that probability is near the decision boundary."""
 
     block: int
     color: int
@@ -48,6 +47,10 @@ class BlockStatus:
     @property
     def status(self) -> str:
         return ALIVE if self.alive else DEAD
+
+    def turned(self, alive: bool, source: str) -> BlockStatus:
+        """The same block decided again by a later pass, keeping the model's probability and flag."""
+        return replace(self, alive=alive, source=source)
 
 
 def static_statuses(topology: Topology) -> dict[int, BlockStatus]:
@@ -148,7 +151,7 @@ def read_dead(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int,
             for m in topology.chains[topology.blocks[b].chain].blocks:
                 st = out[m]
                 if st.alive and st.source != "benson":
-                    out[m] = BlockStatus(st.block, st.color, st.points, False, "reading", st.p_alive, st.uncertain)
+                    out[m] = st.turned(False, "reading")
     return out
 
 
@@ -188,5 +191,5 @@ def revive_uncaptured(topology: Topology, statuses: dict[int, BlockStatus],
             continue
         around = [statuses[o] for o in topology.blocks[b].opponents]
         if around and all(not o.alive and o.source != "atari" for o in around):
-            out[b] = BlockStatus(st.block, st.color, st.points, True, "capturers-dead", st.p_alive, st.uncertain)
+            out[b] = st.turned(True, "capturers-dead")
     return out

@@ -120,6 +120,17 @@ def neighbour_table(size: int) -> np.ndarray:
     return np.clip(idx, 0, n - 1).astype(np.intp)
 
 
+@cache
+def adjacent(size: int) -> tuple[tuple[int, ...], ...]:
+    """The on-board up, down, left and right neighbours of every grid index."""
+    out = []
+    for index in range(size * size):
+        row, col = divmod(index, size)
+        out.append(tuple(index + dr * size + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                         if on_board(row + dr, col + dc, size)))
+    return tuple(out)
+
+
 def index_to_flat(index: int, size: int) -> int:
     row, col = divmod(int(index), size)
     return to_flat(row, col, size)
