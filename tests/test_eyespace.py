@@ -3,7 +3,7 @@
 import pytest
 
 from conftest import SEKI_CORNER, at, board, shared_dir, verdicts
-from seog.classifiers.eyespace import eyeless_dead
+from seog.classifiers.eyespace import enclosed_alive, eyeless_dead
 from seog.classifiers.status import decide
 from seog.features.topology import analyze
 
@@ -134,3 +134,61 @@ def test_a_doubtful_dead_neighbour_does_not_break_a_seki():
     wall, f9 = statuses[at(topo, 0, 2).id], statuses[at(topo, 0, 5).id]
     assert not wall.alive and wall.uncertain
     assert f9.source != "eyespace" and f9.alive
+
+
+# Black, walled in on the left edge, encloses two spaces alone: A9, A8, B8 and B7 (White's two
+# stones on A8 and B8), and A6. Every Black liberty lies in them.
+WALLED_IN = """
+    . X X O . . . . .
+    O O X O . . . . .
+    X . X O . . . . .
+    . X O . . . . . .
+    X X O . . . . . .
+    X O . . . . . . .
+    X O . . . . . . .
+    X O O O . . . . .
+    X X X O . . . . .
+"""
+
+
+def _black_blocks(topo) -> set[int]:
+    return {b.id for b in topo.blocks if b.color == 1}
+
+
+def test_a_walled_in_group_with_two_eyes_is_alive_and_the_stones_in_its_eyes_dead():
+    topo = analyze(board(WALLED_IN).grid)
+    black = _black_blocks(topo)
+    out = enclosed_alive(topo, verdicts(topo, dead=black))
+    assert all(out[b].alive and out[b].source == "eyes" for b in black)
+    inner = at(topo, 1, 0)  # White's A8 and B8
+    assert inner.size == 2 and not out[inner.id].alive and out[inner.id].source == "eyes"
+    assert out[at(topo, 0, 3).id].alive  # the wall
+
+
+def test_a_walled_in_group_with_one_eye_stays_dead():
+    picture = WALLED_IN.replace(". X O . . . . . .", "X X O . . . . . .", 1)  # A6 filled: one space left
+    topo = analyze(board(picture).grid)
+    black = _black_blocks(topo)
+    assert enclosed_alive(topo, verdicts(topo, dead=black)) == verdicts(topo, dead=black)
+
+
+def test_a_group_with_a_liberty_outside_its_eyes_is_left_to_the_nets():
+    picture = WALLED_IN.replace("X O O O . . . . .", "X . O O . . . . .", 1)  # B2 open to White's side
+    topo = analyze(board(picture).grid)
+    black = _black_blocks(topo)
+    out = enclosed_alive(topo, verdicts(topo, dead=black))
+    assert not any(out[b].alive for b in black)
+
+
+@pytest.mark.parametrize("folder, name", [("gnugo-regression-games", "nicklas20"), ("kgs-2017-q1", "2017-01-07-29")])
+def test_walled_in_groups_the_nets_call_dead_live_as_the_players_marked(folder, name):
+    from seog.datasets.devsets import read
+    from seog.datasets.labels import block_labels
+    from seog.scoring.score import default_model
+
+    position = read(shared_dir(folder) / f"{name}.sgf")[0][0]
+    topo = analyze(position.board.grid)
+    truth, _ = block_labels(topo, position.dead)
+    statuses = decide(topo, default_model())
+    assert any(s.source == "eyes" and s.alive for s in statuses)
+    assert all(s.alive == bool(truth[s.block]) for s in statuses)

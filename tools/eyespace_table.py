@@ -1,12 +1,12 @@
-"""What the eye-space and seki passes change, against the truth: the evidence for
-``classifiers.eyespace`` and ``classifiers.seki``.
+"""What the eye-space, seki and enclosed-eyes passes change, against the truth: the evidence
+for ``classifiers.eyespace`` and ``classifiers.seki``.
 
 For each dev set (the players' marks) and the consistent games of the KataGo-labelled archive,
 the statuses before and after the pass (``--pass``) are compared: blocks it turns and whether
 the truth agrees, positions it puts right and positions it puts wrong.
 
     python tools/eyespace_table.py ../shared/data/kgs-2017-q1 ../shared/data/gnugo-regression-games \
-        ../shared/data/ogs-score-estimator --teacher ../shared/data/kgs-6d-train-katago.jsonl.gz [--pass seki]
+        ../shared/data/ogs-score-estimator --teacher ../shared/data/kgs-6d-train-katago.jsonl.gz [--pass seki|eyes]
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import argparse
 import collections
 
 from seog.classifiers import status
-from seog.classifiers.eyespace import eyeless_dead
+from seog.classifiers.eyespace import enclosed_alive, eyeless_dead
 from seog.classifiers.model_file import load_default
 from seog.classifiers.seki import seki_alive
 from seog.datasets import devsets
@@ -23,14 +23,18 @@ from seog.datasets.labels import block_labels, mask_from_sgf, read_teacher
 from seog.features.board import Board
 from seog.features.topology import analyze
 
+PASSES = {"eyespace": eyeless_dead, "seki": seki_alive, "eyes": enclosed_alive}  # in the order they run
+
 
 def compare(topology, truth, model, counts: collections.Counter, source: str, name: str, verbose: bool,
             rule: str = "eyespace") -> None:
     """Count the blocks and positions the pass changes, and whether the truth agrees."""
     before = status.read_dead(topology, {st.block: st for st in status.decide(topology, model, read=False)})
-    if rule == "seki":
-        before = eyeless_dead(topology, before)
-    after = (seki_alive if rule == "seki" else eyeless_dead)(topology, before)
+    for earlier_rule, earlier in PASSES.items():
+        if earlier_rule == rule:
+            break
+        before = earlier(topology, before)
+    after = PASSES[rule](topology, before)
     turned = [b for b in after if after[b].alive != before[b].alive]
     if not turned:
         return
@@ -49,8 +53,8 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("folders", nargs="*", help="dev sets with marked dead stones")
     p.add_argument("--teacher", help="KataGo-labelled archive (JSON lines, gzip)")
-    p.add_argument("--pass", dest="rule", choices=("eyespace", "seki"), default="eyespace",
-                   help="the pass to weigh (the seki pass runs after eye space)")
+    p.add_argument("--pass", dest="rule", choices=tuple(PASSES), default="eyespace",
+                   help="the pass to weigh, after the passes that run before it")
     p.add_argument("--verbose", action="store_true", help="name every position put right or wrong")
     args = p.parse_args()
     model, counts = load_default(), collections.Counter()

@@ -20,6 +20,11 @@ stones are taken off: its liberties and the points of the opponent blocks next t
 dead and not flagged uncertain (a doubtful verdict must not break up a seki). Opponent stones
 called dead next to the group whose neighbours are now all dead are alive again
 (``status.revive_uncaptured``).
+
+The converse (``enclosed_alive``): a group the nets call dead that has no liberty outside the
+small regions it encloses alone, and two of those that are not false eyes, is alive, and the
+opponent stones inside them are dead. The opponent can only play inside the group's eyes,
+where every stone it adds is taken before it takes the group.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from seog.features.coords import adjacent
 from seog.features.topology import Topology
 
 BIG_EYE = 7  # an enclosed region this big makes a group alive by itself
+SMALL_EYE = 8  # enclosed regions up to this size are a walled-in group's eyes
+JUDGED_BY_NETS = ("model", "refiner")
 
 
 def eyeless_dead(topology: Topology, statuses: dict) -> dict:
@@ -55,8 +62,16 @@ def eyeless_dead(topology: Topology, statuses: dict) -> dict:
 
 
 def _groups(topology: Topology, color: int, alive: list[bool]) -> dict[int, int]:
-    """Block id -> group id for the living blocks of ``color`` (union-find over the links)."""
-    parent = {b.id: b.id for b in topology.blocks if b.color == color and alive[b.id]}
+    """Block id -> group id for the living blocks of ``color``."""
+    ids = {b.id for b in topology.blocks if b.color == color and alive[b.id]}
+    links = [r.blocks for r in topology.regions] + [c.blocks for c in topology.chains if c.color == color]
+    links += [c.blocks for c in topology.cers[color] if not any(alive[i] for i in c.inner_blocks)]
+    return _union(ids, links)
+
+
+def _union(ids: set[int], links: list[list[int]]) -> dict[int, int]:
+    """Block id -> group id: union-find over ``ids``, joining those that share a link."""
+    parent = {b: b for b in sorted(ids)}
 
     def find(x: int) -> int:
         while parent[x] != x:
@@ -64,8 +79,6 @@ def _groups(topology: Topology, color: int, alive: list[bool]) -> dict[int, int]
             x = parent[x]
         return x
 
-    links = [r.blocks for r in topology.regions] + [c.blocks for c in topology.chains if c.color == color]
-    links += [c.blocks for c in topology.cers[color] if not any(alive[i] for i in c.inner_blocks)]
     for blocks in links:
         mine = [b for b in blocks if b in parent]
         for b in mine[1:]:
@@ -160,3 +173,38 @@ def _dies(topology: Topology, color: int, blocks: list[int], opponents: dict[int
         if not lives[(-color, g)]:
             return False
     return True
+
+
+def enclosed_alive(topology: Topology, statuses: dict) -> dict:
+    """Statuses after the converse rule: walled-in groups the nets call dead that enclose two
+    eyes are alive, the opponent stones in their eyes dead (source ``eyes``)."""
+    alive = [statuses[b.id].alive for b in topology.blocks]
+    turned: dict[int, bool] = {}
+    for color in (1, -1):
+        judged = {b for b, st in statuses.items()
+                  if st.color == color and not st.alive and st.source in JUDGED_BY_NETS}
+        for blocks in _members(_walled_groups(topology, color, judged)).values():
+            eyes = [cer for cer in topology.cers[color]
+                    if cer.blocks and set(cer.blocks) <= set(blocks) and len(cer.points) <= SMALL_EYE]
+            inside = {int(p) for cer in eyes for p in cer.points}
+            if any(not set(topology.blocks[b].liberties.tolist()) <= inside for b in blocks):
+                continue  # a liberty outside: the opponent can approach
+            real = [cer for cer in eyes if len(cer.points) > 1 or cer.inner_blocks
+                    or not _false_eye(topology, int(cer.points[0]), color, alive)]
+            if len(real) >= 2:
+                turned.update(dict.fromkeys(blocks, True))
+                turned.update({o: False for cer in real for o in cer.inner_blocks})
+    if not turned:
+        return statuses
+    out = dict(statuses)
+    for b, now in turned.items():
+        out[b] = out[b].turned(now, "eyes")
+    return out
+
+
+def _walled_groups(topology: Topology, color: int, judged: set[int]) -> dict[int, int]:
+    """Block id -> group id for the ``judged`` blocks, joined by chains and by the regions they
+    enclose with no other block of their colour."""
+    links = [c.blocks for c in topology.chains if c.color == color]
+    links += [c.blocks for c in topology.cers[color] if set(c.blocks) <= judged]
+    return _union(judged, links)

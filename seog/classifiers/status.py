@@ -10,8 +10,9 @@ otherwise ``heuristic`` does. A model with an ownership refiner (``refiner``) th
 whole board with every verdict and decides every block Benson does not settle. Then tactical
 reading (``features.reading``) calls dead the big blocks called alive that are captured whoever
 moves first (``reading``), the eye-space rule (``eyespace``) the groups called alive that
-have no room for two eyes among opponents that live on their own, and blocks called dead that
-are one side of a mutual seki are alive (``seki``).
+have no room for two eyes among opponents that live on their own, blocks called dead that
+are one side of a mutual seki are alive (``seki``), and so are walled-in groups called dead that
+enclose two eyes (``eyes``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ READ_MAX_CHAIN_LIBERTIES = 5  # more, and the block's chain has room to connect 
 @dataclass
 class BlockStatus:
     """The decision for one block: ``alive``, who decided it (``source``: 'benson', 'atari',
-    'capturers-dead', 'model', 'refiner', 'reading', 'eyespace', 'seki', 'heuristic', 'markup'
+    'capturers-dead', 'model', 'refiner', 'reading', 'eyespace', 'seki', 'eyes', 'heuristic', 'markup'
     or 'override'), the model's probability that it is alive (None for static decisions) and
     whether that probability is near the decision boundary."""
 
@@ -116,8 +117,8 @@ def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus
 
 def decide(topology: Topology, model=None, read: bool = True) -> list[BlockStatus]:
     """A status for every block, in block id order; ``read=False`` leaves out the passes after
-    the refiner, tactical reading, eye space and seki (the refiner's training inputs are the
-    verdicts before them)."""
+    the refiner, tactical reading, eye space, seki and enclosed eyes (the refiner's training
+    inputs are the verdicts before them)."""
     settled = static_statuses(topology)
     unsettled = [b.id for b in topology.blocks if b.id not in settled]
     if unsettled:
@@ -131,9 +132,10 @@ def decide(topology: Topology, model=None, read: bool = True) -> list[BlockStatu
         from seog.classifiers.refiner import refine  # numpy only
         settled = refine(topology, settled, model.refiner, model.refiner_margin)
     if model is not None and read:
-        from seog.classifiers.eyespace import eyeless_dead
+        from seog.classifiers.eyespace import enclosed_alive, eyeless_dead
         from seog.classifiers.seki import seki_alive
-        settled = seki_alive(topology, eyeless_dead(topology, read_dead(topology, settled)))
+        settled = eyeless_dead(topology, read_dead(topology, settled))
+        settled = enclosed_alive(topology, seki_alive(topology, settled))
     return [settled[b.id] for b in topology.blocks]
 
 
