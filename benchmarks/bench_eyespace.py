@@ -1,8 +1,9 @@
-"""Benchmark: the eye-space and seki passes alone, and the whole score with and without eye space,
-in one process.
+"""Benchmark: the eye-space, seki and enclosed-eyes passes alone, and the whole score with and
+without eye space, in one process.
 
 For the first ``--games`` KGS dev positions: ``eyespace.eyeless_dead`` on the verdicts before
-it and ``seki.seki_alive`` on its output (fastest of ``--repeat`` runs each), then ``score_position`` with the rule and with the rule
+it, ``seki.seki_alive`` on its output and ``eyespace.enclosed_alive`` on the seki pass's output
+(fastest of ``--repeat`` runs each), then ``score_position`` with the eye-space rule and with it
 replaced by a no-op, alternating ``--rounds`` times so that drifts of the machine hit both.
 
     python benchmarks/bench_eyespace.py [--games 100] [--repeat 3] [--rounds 2]
@@ -54,6 +55,10 @@ def main() -> int:
     after = [(t, eyespace.eyeless_dead(t, s)) for t, s in before]
     alone = [fastest(lambda t=t, s=s: seki.seki_alive(t, s), args.repeat) for t, s in after]
     print(f"seki alone                     median {np.median(alone) * 1e3:6.2f} ms   "
+          f"mean {np.mean(alone) * 1e3:6.2f} ms   max {np.max(alone) * 1e3:6.2f} ms")
+    after = [(t, seki.seki_alive(t, s)) for t, s in after]
+    alone = [fastest(lambda t=t, s=s: eyespace.enclosed_alive(t, s), args.repeat) for t, s in after]
+    print(f"enclosed eyes alone            median {np.median(alone) * 1e3:6.2f} ms   "
           f"mean {np.mean(alone) * 1e3:6.2f} ms   max {np.max(alone) * 1e3:6.2f} ms")
     rule = eyespace.eyeless_dead
 
