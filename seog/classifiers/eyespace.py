@@ -29,19 +29,17 @@ where every stone it adds is taken before it takes the group.
 
 from __future__ import annotations
 
+from seog.classifiers.status import JUDGED_BY_NETS, revive_uncaptured
 from seog.features.coords import adjacent
 from seog.features.topology import Topology
 
 BIG_EYE = 7  # an enclosed region this big makes a group alive by itself
 SMALL_EYE = 8  # enclosed regions up to this size are a walled-in group's eyes
-JUDGED_BY_NETS = ("model", "refiner")
 
 
 def eyeless_dead(topology: Topology, statuses: dict) -> dict:
     """Statuses after the eye-space rule: groups that cannot make two eyes dead (source
     ``eyespace``), their prisoners alive again."""
-    from seog.classifiers.status import revive_uncaptured
-
     alive = [statuses[b.id].alive for b in topology.blocks]
     gone = [not statuses[b.id].alive and not statuses[b.id].uncertain for b in topology.blocks]  # surely dead
     benson = {b for b, st in statuses.items() if st.source == "benson"}

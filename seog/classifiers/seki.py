@@ -10,11 +10,11 @@ capture leaves has room for two eyes, and the seki holds.
 
 from __future__ import annotations
 
+from seog.classifiers.status import JUDGED_BY_NETS
 from seog.features.coords import adjacent
 from seog.features.topology import Topology
 
 MIN_OPPONENT = 4  # smaller opponent blocks may be thrown in (KataGo-labelled archive: 2 stones)
-JUDGED_BY_NETS = ("model", "refiner")
 
 
 def seki_alive(topology: Topology, statuses: dict) -> dict:

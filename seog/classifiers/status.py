@@ -28,13 +28,14 @@ from seog.features.topology import FOUR, Topology
 ALIVE, DEAD = "alive", "dead"
 READ_MIN_STONES, READ_MAX_LIBERTIES = 4, 3  # the blocks that tactical reading may call dead
 READ_MAX_CHAIN_LIBERTIES = 5  # more, and the block's chain has room to connect out
+JUDGED_BY_NETS = ("model", "refiner")  # the sources the later rules may overturn
 
 
 @dataclass
 class BlockStatus:
     """The decision for one block: ``alive``, who decided it (``source``: 'benson', 'atari',
-    'capturers-dead', 'model', 'refiner', 'reading', 'eyespace', 'seki', 'eyes', 'heuristic', 'markup'
-    or 'override'), the model's probability that it is alive (None for static decisions) and
+    'capturers-dead', 'model', 'refiner', 'reading', 'eyespace', 'seki', 'eyes', 'heuristic',
+    'markup' or 'override'), the model's probability that it is alive (None for static decisions) and
     whether that probability is near the decision boundary."""
 
     block: int
