@@ -17,13 +17,14 @@ from pathlib import Path
 
 import numpy as np
 
-from seog.classifiers import eyespace, seki, status
+from seog.classifiers import eyespace, status
 from seog.classifiers.model_file import load_default
 from seog.datasets import devsets
 from seog.features.topology import analyze
 from seog.scoring.score import score_position
 
 KGS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "kgs-2017-q1"
+LABELS = {"eyespace": "eye space", "seki": "seki", "eyes": "enclosed eyes"}  # the passes timed alone
 
 
 def fastest(fn, repeat: int) -> float:
@@ -43,23 +44,17 @@ def main() -> int:
     args = p.parse_args()
     model = load_default()
     positions = devsets.read(KGS)[0][:args.games]
-    before = []
+    statuses = []
     for position in positions:
         topology = analyze(position.board.grid)
-        before.append((topology, status.read_dead(
-            topology, {st.block: st for st in status.decide(topology, model, read=False)})))
-    alone = [fastest(lambda t=t, s=s: eyespace.eyeless_dead(t, s), args.repeat) for t, s in before]
+        statuses.append((topology, {st.block: st for st in status.decide(topology, model, read=False)}))
     print(f"{len(positions)} positions of {KGS}, fastest of {args.repeat} each")
-    print(f"eye space alone                median {np.median(alone) * 1e3:6.2f} ms   "
-          f"mean {np.mean(alone) * 1e3:6.2f} ms   max {np.max(alone) * 1e3:6.2f} ms")
-    after = [(t, eyespace.eyeless_dead(t, s)) for t, s in before]
-    alone = [fastest(lambda t=t, s=s: seki.seki_alive(t, s), args.repeat) for t, s in after]
-    print(f"seki alone                     median {np.median(alone) * 1e3:6.2f} ms   "
-          f"mean {np.mean(alone) * 1e3:6.2f} ms   max {np.max(alone) * 1e3:6.2f} ms")
-    after = [(t, seki.seki_alive(t, s)) for t, s in after]
-    alone = [fastest(lambda t=t, s=s: eyespace.enclosed_alive(t, s), args.repeat) for t, s in after]
-    print(f"enclosed eyes alone            median {np.median(alone) * 1e3:6.2f} ms   "
-          f"mean {np.mean(alone) * 1e3:6.2f} ms   max {np.max(alone) * 1e3:6.2f} ms")
+    for name, run in status.later_passes():  # each pass timed on the output of the ones before
+        if name in LABELS:
+            alone = [fastest(lambda t=t, s=s, run=run: run(t, s), args.repeat) for t, s in statuses]
+            print(f"{LABELS[name] + ' alone':30s} median {np.median(alone) * 1e3:6.2f} ms   "
+                  f"mean {np.mean(alone) * 1e3:6.2f} ms   max {np.max(alone) * 1e3:6.2f} ms")
+        statuses = [(t, run(t, s)) for t, s in statuses]
     rule = eyespace.eyeless_dead
 
     def whole() -> float:

@@ -12,6 +12,7 @@ medians (and 90th percentiles) over positions and their ratios.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import sys
 import time
@@ -49,8 +50,7 @@ def main() -> int:
     if full.refiner is None:
         print(f"{args.model} has no refiner")
         return 1
-    cascade = model_file.load(args.model)
-    cascade.refiner = None
+    cascade = dataclasses.replace(full, refiner=None)
     grids = [g.board.grid for g in (sgf.load(path) for path in paths) if g.size == 19]
     for grid in grids[:3]:
         decide(analyze(grid), full)  # warm up

@@ -15,26 +15,24 @@ import argparse
 import collections
 
 from seog.classifiers import status
-from seog.classifiers.eyespace import enclosed_alive, eyeless_dead
 from seog.classifiers.model_file import load_default
-from seog.classifiers.seki import seki_alive
 from seog.datasets import devsets
 from seog.datasets.labels import block_labels, mask_from_sgf, read_teacher
 from seog.features.board import Board
 from seog.features.topology import analyze
 
-PASSES = {"eyespace": eyeless_dead, "seki": seki_alive, "eyes": enclosed_alive}  # in the order they run
+RULES = ("eyespace", "seki", "eyes")  # the passes weighed here, of ``status.later_passes``
 
 
 def compare(topology, truth, model, counts: collections.Counter, source: str, name: str, verbose: bool,
             rule: str = "eyespace") -> None:
     """Count the blocks and positions the pass changes, and whether the truth agrees."""
-    before = status.read_dead(topology, {st.block: st for st in status.decide(topology, model, read=False)})
-    for earlier_rule, earlier in PASSES.items():
-        if earlier_rule == rule:
+    before = {st.block: st for st in status.decide(topology, model, read=False)}
+    for name, run in status.later_passes():
+        if name == rule:
             break
-        before = earlier(topology, before)
-    after = PASSES[rule](topology, before)
+        before = run(topology, before)
+    after = dict(status.later_passes())[rule](topology, before)
     turned = [b for b in after if after[b].alive != before[b].alive]
     if not turned:
         return
@@ -53,7 +51,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("folders", nargs="*", help="dev sets with marked dead stones")
     p.add_argument("--teacher", help="KataGo-labelled archive (JSON lines, gzip)")
-    p.add_argument("--pass", dest="rule", choices=tuple(PASSES), default="eyespace",
+    p.add_argument("--pass", dest="rule", choices=RULES, default="eyespace",
                    help="the pass to weigh, after the passes that run before it")
     p.add_argument("--verbose", action="store_true", help="name every position put right or wrong")
     args = p.parse_args()

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from seog.classifiers.status import decide
+from seog.datasets.labels import mask_from_sgf
 from seog.features import coords, sgf
 from seog.features.topology import analyze
 from seog.scoring.score import default_model
@@ -35,10 +36,7 @@ RULES = {"japanese": "japanese", "chinese": "chinese", "aga": "aga", "korean": "
 def marked_dead(path: Path, size: int) -> np.ndarray:
     """The players' dead stones from a dev position's JSON (SGF points)."""
     record = json.loads(path.read_text())
-    dead = np.zeros((size, size), dtype=bool)
-    for point in record["dead_black"] + record["dead_white"]:
-        dead[ord(point[1]) - 97, ord(point[0]) - 97] = True
-    return dead
+    return mask_from_sgf(record["dead_black"] + record["dead_white"], size)
 
 
 def query(name: str, game, visits: int) -> dict:

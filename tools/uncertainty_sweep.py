@@ -8,6 +8,7 @@ stays flagged, as ``classifiers.refiner.refine`` does.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -28,8 +29,7 @@ def main(argv: list[str]) -> int:
     model = model_file.load(argv[0])
     cascade = None
     if model.refiner is not None:
-        cascade = model_file.load(argv[0])
-        cascade.refiner = None
+        cascade = dataclasses.replace(model, refiner=None)
     wrong, closest = [], []
     for folder in argv[1:]:
         positions, _ = devsets.read(Path(folder))

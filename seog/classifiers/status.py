@@ -133,11 +133,18 @@ def decide(topology: Topology, model=None, read: bool = True) -> list[BlockStatu
         from seog.classifiers.refiner import refine  # numpy only
         settled = refine(topology, settled, model.refiner, model.refiner_margin)
     if model is not None and read:
-        from seog.classifiers.eyespace import enclosed_alive, eyeless_dead
-        from seog.classifiers.seki import seki_alive
-        settled = eyeless_dead(topology, read_dead(topology, settled))
-        settled = enclosed_alive(topology, seki_alive(topology, settled))
+        for _, run in later_passes():
+            settled = run(topology, settled)
     return [settled[b.id] for b in topology.blocks]
+
+
+def later_passes() -> list:
+    """The rules that run after the nets, in order, each named by the source it gives:
+    ``(name, function of (topology, statuses) -> statuses)``."""
+    from seog.classifiers.eyespace import enclosed_alive, eyeless_dead  # they import this module
+    from seog.classifiers.seki import seki_alive
+
+    return [("reading", read_dead), ("eyespace", eyeless_dead), ("seki", seki_alive), ("eyes", enclosed_alive)]
 
 
 def read_dead(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int, BlockStatus]:

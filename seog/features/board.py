@@ -120,19 +120,6 @@ class Board:
                     stack.append(q)
         return found, False
 
-    def _block(self, stones, start: int) -> list[int]:
-        color = stones[start]
-        offsets = coords.neighbour_offsets(self.size)
-        seen, stack = {start}, [start]
-        while stack:
-            p = stack.pop()
-            for d in offsets:
-                q = p + d
-                if stones[q] == color and q not in seen:
-                    seen.add(q)
-                    stack.append(q)
-        return list(seen)
-
     def play(self, color: int, point: int | None) -> int:
         """Play ``color`` at flat ``point`` (None passes); return the number of stones captured.
 
@@ -157,7 +144,7 @@ class Board:
             if stones[q] == -color and q not in captured:
                 block, free = self._block_and_liberty(stones, q)
                 if not free:
-                    captured.extend(self._block(stones, q))
+                    captured.extend(block)  # without a liberty the walk covered the whole block
         if captured:
             self.stones[captured] = EMPTY
             self.prisoners[color] += len(captured)

@@ -21,7 +21,7 @@ EMPTY, WALL = 0, 3
 ESCAPE = 5  # a block with this many liberties has run away
 DEPTH = 12  # plies
 NODES = 70  # positions searched per block before giving up (the longest proof on the dev sets took 67)
-POSITION_NODES = 210  # and per position (a server's worst case stays a few milliseconds)
+POSITION_NODES = 210  # and per position (the worst dev position takes about 17 ms, docs/benchmarks.md)
 
 
 class Budget(Exception):
@@ -83,7 +83,7 @@ class Reader:
         own, libs = self.block(after, p, 2)
         if not libs:
             return None
-        new_ko = taken[0] if len(taken) == 1 and len(libs) == 1 and len(self.block(after, p)[0]) == 1 else -1
+        new_ko = taken[0] if len(taken) == 1 and len(libs) == 1 and len(own) == 1 else -1  # one liberty: the walk did not stop early
         return after, new_ko
 
     def short_neighbours(self, stones: bytearray, points: list[int], color: int, cap: int) -> list[set[int]]:

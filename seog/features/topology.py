@@ -345,12 +345,6 @@ def _ring(w: int) -> np.ndarray:
     return np.array([dr * w + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc])
 
 
-def stack(labels: np.ndarray, n: int) -> np.ndarray:
-    """(n, size + 2, size + 2) stack of the sets labelled 1..n in a (size, size) label array."""
-    framed = frame(labels)
-    return framed[None, :, :] == np.arange(1, n + 1, dtype=framed.dtype)[:, None, None]
-
-
 def frame(values: np.ndarray) -> np.ndarray:
     """A (size, size) array framed by one point of zero (False) on every side."""
     out = np.zeros((values.shape[0] + 2, values.shape[1] + 2), dtype=values.dtype)
@@ -384,12 +378,6 @@ def rowcount(rows: np.ndarray) -> np.ndarray:
     """True values in each row of a 2-D bool array (int64): a uint16 sum of the bytes, about
     twice as fast as ``count_nonzero(axis=1)`` at these sizes (rows hold fewer than 65,536)."""
     return np.add.reduce(rows.view(np.uint8), axis=1, dtype=np.uint16).astype(np.int64)
-
-
-def perimeters(sets: np.ndarray) -> np.ndarray:
-    """Perimeter of each set: the points 4-adjacent to it on an infinite board (its liberties if
-    it stood alone there); frame points count, as each is a distinct point off the board."""
-    return count(dilate(sets) & ~sets)
 
 
 def _gain(flat: np.ndarray, w: int) -> np.ndarray:

@@ -5,7 +5,7 @@ all of it, ``SET_A`` the 33 most relevant (chosen on the training archive, see d
 ``DYNAMIC`` names the 7 statuses a cascade net after the first also sees.
 
 ``extract`` computes the whole table for *all* blocks at once with array operations on stacks
-of point sets (laid out as ``topology.stack``), caches it on the topology, and returns the rows
+of point sets (one framed board per set, flattened), caches it on the topology, and returns the rows
 and columns asked for; so the feature cache and the classifier can ask for any block, settled or
 not, at no extra cost. The ``related`` lists are built from the same table on first use.
 
@@ -262,7 +262,7 @@ FOUR_IN_PLANE = np.stack([np.zeros_like(FOUR), FOUR, np.zeros_like(FOUR)])
 SIGNS = np.array([[BLACK], [WHITE]])  # a sign map compared with these: one plane per colour
 
 # ---- the computation -------------------------------------------------------------------------
-# Points are framed flat indices (row stride size + 2, as the rows of ``topology.stack``); sets of
+# Points are framed flat indices (row stride size + 2, the board with a one-point frame); sets of
 # points are rows of bool arrays. Relations between blocks and labelled objects are counted by one
 # bincount over (block, point) pairs read through a stack of label maps, each map with its own
 # range of columns (its label 0 a column of its own, ignored); the maps a block reads may depend on
