@@ -24,7 +24,7 @@ from seog.features.topology import analyze
 from seog.scoring.score import score_position
 
 KGS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "kgs-2017-q1"
-LABELS = {"eyespace": "eye space", "seki": "seki", "eyes": "enclosed eyes"}  # the passes timed alone
+LABELS = {"eyespace": "eye space", "seki": "seki", "eyes": "enclosed eyes", "big-eye": "big eye"}  # the passes timed alone
 
 
 def fastest(fn, repeat: int) -> float:

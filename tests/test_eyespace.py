@@ -3,7 +3,7 @@
 import pytest
 
 from conftest import SEKI_CORNER, at, board, shared_dir, verdicts
-from seog.classifiers.eyespace import enclosed_alive, eyeless_dead
+from seog.classifiers.eyespace import big_eye_alive, enclosed_alive, eyeless_dead
 from seog.classifiers.status import decide
 from seog.features.topology import analyze
 
@@ -120,20 +120,89 @@ def test_two_single_stones_in_a_four_point_space_leave_room_for_two_eyes():
     assert status.alive and status.source != "eyespace"
 
 
-def test_a_doubtful_dead_neighbour_does_not_break_a_seki():
-    # In our 9x9 seki example the model wrongly calls Black's wall at C9 dead, with doubt. Counting
-    # its points as room for White's D9 would end the seki and kill Black's F9; it is not counted.
+def _example_9x9():
     from pathlib import Path
 
     from seog.features.sgf import load
+
+    return load(Path(__file__).resolve().parents[1] / "seog/api/static/examples/seki-and-dead-stones-9x9.sgf")
+
+
+def test_a_doubtful_dead_neighbour_does_not_break_a_seki():
+    # In our 9x9 seki example the nets wrongly call Black's wall at C9 dead, with doubt. Counting
+    # its points as room for White's D9 would end the seki and kill Black's F9; it is not counted.
+    from seog.classifiers.status import later_passes
     from seog.scoring.score import default_model
 
-    game = load(Path(__file__).resolve().parents[1] / "seog/api/static/examples/seki-and-dead-stones-9x9.sgf")
-    topo = analyze(game.board.grid)
-    statuses = decide(topo, default_model())
+    topo = analyze(_example_9x9().board.grid)
+    statuses = {s.block: s for s in decide(topo, default_model(), read=False)}
+    for name, run in later_passes():
+        if name != "big-eye":
+            statuses = run(topo, statuses)
     wall, f9 = statuses[at(topo, 0, 2).id], statuses[at(topo, 0, 5).id]
     assert not wall.alive and wall.uncertain
     assert f9.source != "eyespace" and f9.alive
+
+
+def test_the_wall_of_our_9x9_example_lives_by_its_big_eye():
+    # The wall encloses the 27 empty points of the left side and White's lone stone at B4: the
+    # big-eye rule makes it alive and B4 dead, and the count is the recorded B+0.5.
+    from seog.scoring.score import score_position
+
+    game = _example_9x9()
+    score = score_position(game.board, rules=game.rules, komi=game.komi)
+    topo = analyze(game.board.grid)
+    by_block = {s.block: s for s in score.blocks}
+    wall, b4 = by_block[at(topo, 0, 2).id], by_block[at(topo, 5, 1).id]
+    assert wall.alive and wall.source == "big-eye"
+    assert not b4.alive and b4.source == "big-eye"
+    assert score.result == game.result == "B+0.5"
+
+
+# Black's eight stones wall off the top-left corner: nine points, White's lone stone on B8 inside.
+CORNER_ROOM = """
+    . . . X O . . . .
+    . O . X O . . . .
+    . . . X O . . . .
+    X X X X O . . . .
+    O O O O O . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+
+
+def test_a_group_called_dead_around_seven_empty_points_or_more_is_alive():
+    topo = analyze(board(CORNER_ROOM).grid)
+    black, inner = at(topo, 0, 3), at(topo, 1, 1)
+    out = big_eye_alive(topo, verdicts(topo, dead={black.id}))
+    assert out[black.id].alive and out[black.id].source == "big-eye"
+    assert not out[inner.id].alive and out[inner.id].source == "big-eye"
+    assert out[at(topo, 0, 4).id].alive and out[at(topo, 0, 4).id].source == "refiner"  # the outside wall
+
+
+def test_six_empty_points_may_be_killed_and_four_stones_may_live():
+    six = CORNER_ROOM.replace(". O . X O", ". O O X O", 1).replace(". . . X O", ". O . X O", 1)  # B8, C8, B9
+    topo = analyze(board(six).grid)
+    black = at(topo, 0, 3)
+    assert at(topo, 0, 1).size == 3  # B9, B8, C8: six empty points left
+    assert big_eye_alive(topo, verdicts(topo, dead={black.id})) == verdicts(topo, dead={black.id})
+    crowded = """
+    . . . . X O . . .
+    . O O . X O . . .
+    . O O . X O . . .
+    . . . . X O . . .
+    X X X X X O . . .
+    O O O O O O . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    """
+    topo = analyze(board(crowded).grid)
+    black = at(topo, 0, 4)
+    assert at(topo, 1, 1).size == 4
+    assert big_eye_alive(topo, verdicts(topo, dead={black.id})) == verdicts(topo, dead={black.id})
 
 
 # Black, walled in on the left edge, encloses two spaces alone: A9, A8, B8 and B7 (White's two

@@ -6,7 +6,7 @@ the statuses before and after the pass (``--pass``) are compared: blocks it turn
 the truth agrees, positions it puts right and positions it puts wrong.
 
     python tools/eyespace_table.py ../shared/data/kgs-2017-q1 ../shared/data/gnugo-regression-games \
-        ../shared/data/ogs-score-estimator --teacher ../shared/data/kgs-6d-train-katago.jsonl.gz [--pass seki|eyes]
+        ../shared/data/ogs-score-estimator --teacher ../shared/data/kgs-6d-train-katago.jsonl.gz [--pass seki|eyes|big-eye]
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from seog.datasets.labels import block_labels, mask_from_sgf, read_teacher
 from seog.features.board import Board
 from seog.features.topology import analyze
 
-RULES = ("eyespace", "seki", "eyes")  # the passes weighed here, of ``status.later_passes``
+RULES = ("eyespace", "seki", "eyes", "big-eye")  # the passes weighed here, of ``status.later_passes``
 
 
 def compare(topology, truth, model, counts: collections.Counter, source: str, name: str, verbose: bool,

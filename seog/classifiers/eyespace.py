@@ -25,6 +25,11 @@ The converse (``enclosed_alive``): a group the nets call dead that has no libert
 small regions it encloses alone, and two of those that are not false eyes, is alive, and the
 opponent stones inside them are dead. The opponent can only play inside the group's eyes,
 where every stone it adds is taken before it takes the group.
+
+The second converse (``big_eye_alive``): a group the nets call dead that encloses alone a region
+of ``BIG_EYE`` empty points or more, holding no more than ``FEW_STONES`` opponent stones called
+alive, is alive, and those stones dead. No eye space of seven points can be killed, and three
+stones cannot make a living group inside it.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from seog.features.topology import Topology
 
 BIG_EYE = 7  # an enclosed region this big makes a group alive by itself
 SMALL_EYE = 8  # enclosed regions up to this size are a walled-in group's eyes
+FEW_STONES = 3  # opponent stones too few to live inside a big eye
 
 
 def eyeless_dead(topology: Topology, statuses: dict) -> dict:
@@ -197,6 +203,31 @@ def enclosed_alive(topology: Topology, statuses: dict) -> dict:
     out = dict(statuses)
     for b, now in turned.items():
         out[b] = out[b].turned(now, "eyes")
+    return out
+
+
+def big_eye_alive(topology: Topology, statuses: dict) -> dict:
+    """Statuses after the big-eye rule: groups the nets call dead that enclose alone a region of
+    ``BIG_EYE`` empty points or more, with at most ``FEW_STONES`` opponent stones called alive in
+    it, are alive, and the opponent stones inside dead (source ``big-eye``)."""
+    turned: dict[int, bool] = {}
+    for color in (1, -1):
+        judged = {b for b, st in statuses.items()
+                  if st.color == color and not st.alive and st.source in JUDGED_BY_NETS}
+        for blocks in _members(_walled_groups(topology, color, judged)).values():
+            for cer in topology.cers[color]:
+                if not cer.blocks or not set(cer.blocks) <= set(blocks) or len(cer.empty) < BIG_EYE:
+                    continue
+                living = sum(topology.blocks[o].size for o in cer.inner_blocks if statuses[o].alive)
+                if living <= FEW_STONES:
+                    turned.update(dict.fromkeys(blocks, True))
+                    turned.update(dict.fromkeys(cer.inner_blocks, False))
+    if not turned:
+        return statuses
+    out = dict(statuses)
+    for b, now in turned.items():
+        if out[b].alive != now:
+            out[b] = out[b].turned(now, "big-eye")
     return out
 
 

@@ -7,10 +7,11 @@ only be taken into a recapture is left to the model: players count such blocks a
 enough (on KataGo-labelled training games, 69 of 192, against 90 of 4,462 safely capturable ones).
 The rest are *unsettled*; a trained cascade decides them when a model is given (``cascade``),
 otherwise ``heuristic`` does. A model with an ownership refiner (``refiner``) then reads the
-whole board with every verdict and decides every block Benson does not settle. Then tactical
-reading (``features.reading``) calls dead the big blocks called alive that are captured whoever
-moves first (``reading``), the eye-space rule (``eyespace``) the groups called alive that
-have no room for two eyes among opponents that live on their own, blocks called dead that
+whole board with every verdict and decides every block Benson does not settle. Then, in
+order: tactical reading (``features.reading``) calls dead the big blocks called alive that are
+captured whoever moves first (``reading``); groups called dead that enclose a region too big to
+kill are alive (``big-eye``); the eye-space rule (``eyespace``) kills the groups called alive
+that have no room for two eyes among opponents that live on their own; blocks called dead that
 are one side of a mutual seki are alive (``seki``), and so are walled-in groups called dead that
 enclose two eyes (``eyes``).
 """
@@ -34,7 +35,7 @@ JUDGED_BY_NETS = ("model", "refiner")  # the sources the later rules may overtur
 @dataclass
 class BlockStatus:
     """The decision for one block: ``alive``, who decided it (``source``: 'benson', 'atari',
-    'capturers-dead', 'model', 'refiner', 'reading', 'eyespace', 'seki', 'eyes', 'heuristic',
+    'capturers-dead', 'model', 'refiner', 'reading', 'eyespace', 'seki', 'eyes', 'big-eye', 'heuristic',
     'markup' or 'override'), the model's probability that it is alive (None for static decisions) and
     whether that probability is near the decision boundary."""
 
@@ -141,10 +142,15 @@ def decide(topology: Topology, model=None, read: bool = True) -> list[BlockStatu
 def later_passes() -> list:
     """The rules that run after the nets, in order, each named by the source it gives:
     ``(name, function of (topology, statuses) -> statuses)``."""
-    from seog.classifiers.eyespace import enclosed_alive, eyeless_dead  # they import this module
+    from seog.classifiers.eyespace import (  # they import this module
+        big_eye_alive,
+        enclosed_alive,
+        eyeless_dead,
+    )
     from seog.classifiers.seki import seki_alive
 
-    return [("reading", read_dead), ("eyespace", eyeless_dead), ("seki", seki_alive), ("eyes", enclosed_alive)]
+    return [("reading", read_dead), ("big-eye", big_eye_alive), ("eyespace", eyeless_dead), ("seki", seki_alive),
+            ("eyes", enclosed_alive)]
 
 
 def read_dead(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int, BlockStatus]:
