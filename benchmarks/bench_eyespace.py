@@ -1,10 +1,10 @@
-"""Benchmark: the eye-space, seki and enclosed-eyes passes alone, and the whole score with and
-without eye space, in one process.
+"""Benchmark: the big-eye, eye-space, seki and enclosed-eyes passes alone, and the whole score
+with and without eye space, in one process.
 
-For the first ``--games`` KGS dev positions: ``eyespace.eyeless_dead`` on the verdicts before
-it, ``seki.seki_alive`` on its output and ``eyespace.enclosed_alive`` on the seki pass's output
-(fastest of ``--repeat`` runs each), then ``score_position`` with the eye-space rule and with it
-replaced by a no-op, alternating ``--rounds`` times so that drifts of the machine hit both.
+For the first ``--games`` KGS dev positions: each pass of ``status.later_passes`` after reading,
+timed on the output of the passes before it (fastest of ``--repeat`` runs each), then
+``score_position`` with the eye-space rule and with it left out of ``status.later_passes``,
+alternating ``--rounds`` times so that drifts of the machine hit both.
 
     python benchmarks/bench_eyespace.py [--games 100] [--repeat 3] [--rounds 2]
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from seog.classifiers import eyespace, status
+from seog.classifiers import status
 from seog.classifiers.model_file import load_default
 from seog.datasets import devsets
 from seog.features.topology import analyze
@@ -55,7 +55,7 @@ def main() -> int:
             print(f"{LABELS[name] + ' alone':30s} median {np.median(alone) * 1e3:6.2f} ms   "
                   f"mean {np.mean(alone) * 1e3:6.2f} ms   max {np.max(alone) * 1e3:6.2f} ms")
         statuses = [(t, run(t, s)) for t, s in statuses]
-    rule = eyespace.eyeless_dead
+    passes = status.later_passes
 
     def whole() -> float:
         return float(np.median([fastest(lambda q=q: score_position(q.board, rules=q.rules, komi=q.komi),
@@ -63,14 +63,14 @@ def main() -> int:
 
     try:
         for r in range(args.rounds):
-            eyespace.eyeless_dead = rule
+            status.later_passes = passes
             with_rule = whole()
-            eyespace.eyeless_dead = lambda topology, statuses: statuses
+            status.later_passes = lambda: [(n, run) for n, run in passes() if n != "eyespace"]
             without = whole()
             print(f"round {r + 1}: score_position median {with_rule:.2f} ms with eye space, "
                   f"{without:.2f} ms without")
     finally:
-        eyespace.eyeless_dead = rule
+        status.later_passes = passes
     return 0
 
 

@@ -55,21 +55,21 @@ def main() -> int:
     for grid in grids[:3]:
         decide(analyze(grid), full)  # warm up
     rows = {"topology.analyze (baseline)": [], "decide, cascade alone": [], "decide, cascade + refiner": [],
-            "decide, + reading + eye space": []}
+            "decide, + the rules after the nets": []}
     for grid in grids:
         rows["topology.analyze (baseline)"].append(fastest(analyze, grid, args.repeat))
         rows["decide, cascade alone"].append(fastest(lambda g: decide(analyze(g), cascade, read=False), grid,
                                                      args.repeat))
         rows["decide, cascade + refiner"].append(fastest(lambda g: decide(analyze(g), full, read=False), grid,
                                                          args.repeat))
-        rows["decide, + reading + eye space"].append(fastest(lambda g: decide(analyze(g), full), grid, args.repeat))
+        rows["decide, + the rules after the nets"].append(fastest(lambda g: decide(analyze(g), full), grid, args.repeat))
     base = statistics.median(rows["topology.analyze (baseline)"])
     print(f"{len(grids)} positions of {args.folder}, fastest of {args.repeat} each")
     for name, times in rows.items():
         m, p90 = statistics.median(times), statistics.quantiles(times, n=10)[-1]
         print(f"{name:<30} median {m * 1000:7.2f} ms   p90 {p90 * 1000:7.2f} ms   x{m / base:5.2f} of analyze")
     steps = list(rows.values())
-    for name, before, after in (("refiner added", steps[1], steps[2]), ("reading + eye space added", steps[2], steps[3])):
+    for name, before, after in (("refiner added", steps[1], steps[2]), ("the rules after the nets added", steps[2], steps[3])):
         added = [b - a for a, b in zip(before, after)]
         print(f"{name:<30} median {statistics.median(added) * 1000:7.2f} ms   "
               f"mean {statistics.mean(added) * 1000:7.2f} ms   max {max(added) * 1000:7.2f} ms")

@@ -249,6 +249,19 @@ def test_a_group_with_a_liberty_outside_its_eyes_is_left_to_the_nets():
     assert not any(out[b].alive for b in black)
 
 
+def test_a_region_holding_a_block_benson_settled_is_no_eye():
+    # The same picture, with White's A8-B8 marked as settled by Benson (as a living group inside
+    # a big region would be): that region is no eye, A6 alone is one, so nothing turns.
+    from dataclasses import replace
+
+    topo = analyze(board(WALLED_IN).grid)
+    black = _black_blocks(topo)
+    statuses = verdicts(topo, dead=black)
+    inner = at(topo, 1, 0)
+    statuses[inner.id] = replace(statuses[inner.id], source="benson", p_alive=None)
+    assert enclosed_alive(topo, statuses) == statuses
+
+
 @pytest.mark.parametrize("folder, name", [("gnugo-regression-games", "nicklas20"), ("kgs-2017-q1", "2017-01-07-29")])
 def test_walled_in_groups_the_nets_call_dead_live_as_the_players_marked(folder, name):
     from seog.datasets.devsets import read

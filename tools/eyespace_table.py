@@ -1,4 +1,4 @@
-"""What the eye-space, seki and enclosed-eyes passes change, against the truth: the evidence
+"""What the big-eye, eye-space, seki and enclosed-eyes passes change, against the truth: the evidence
 for ``classifiers.eyespace`` and ``classifiers.seki``.
 
 For each dev set (the players' marks) and the consistent games of the KataGo-labelled archive,
@@ -21,18 +21,18 @@ from seog.datasets.labels import block_labels, mask_from_sgf, read_teacher
 from seog.features.board import Board
 from seog.features.topology import analyze
 
-RULES = ("eyespace", "seki", "eyes", "big-eye")  # the passes weighed here, of ``status.later_passes``
+RULES = tuple(name for name, _ in status.later_passes() if name != "reading")  # the passes weighed here
 
 
 def compare(topology, truth, model, counts: collections.Counter, source: str, name: str, verbose: bool,
             rule: str = "eyespace") -> None:
     """Count the blocks and positions the pass changes, and whether the truth agrees."""
     before = {st.block: st for st in status.decide(topology, model, read=False)}
-    for name, run in status.later_passes():
-        if name == rule:
+    for pass_name, run in status.later_passes():
+        if pass_name == rule:
+            after = run(topology, before)
             break
         before = run(topology, before)
-    after = dict(status.later_passes())[rule](topology, before)
     turned = [b for b in after if after[b].alive != before[b].alive]
     if not turned:
         return

@@ -23,26 +23,21 @@ from pathlib import Path
 import numpy as np
 
 from seog.classifiers.status import decide
-from seog.datasets.labels import mask_from_sgf
+from seog.datasets import devsets
+from seog.datasets.labels import block_labels
 from seog.features import coords, sgf
 from seog.features.topology import analyze
+from seog.scoring.rules import rules_from_sgf
 from seog.scoring.score import default_model
 
 DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "kgs-2017-q1"
-RULES = {"japanese": "japanese", "chinese": "chinese", "aga": "aga", "korean": "korean",
-         "new zealand": "new-zealand", "nz": "new-zealand"}
-
-
-def marked_dead(path: Path, size: int) -> np.ndarray:
-    """The players' dead stones from a dev position's JSON (SGF points)."""
-    record = json.loads(path.read_text())
-    return mask_from_sgf(record["dead_black"] + record["dead_white"], size)
+KATAGO_RULES = {"nz": "new-zealand"}  # seog's rule names KataGo spells otherwise
 
 
 def query(name: str, game, visits: int) -> dict:
     n = game.size
     return {"id": name, "boardXSize": n, "boardYSize": n, "komi": game.komi, "maxVisits": visits,
-            "rules": RULES.get(game.rules.lower(), "japanese"), "includeOwnership": True,
+            "rules": KATAGO_RULES.get(rules := rules_from_sgf(game.rules).name, rules), "includeOwnership": True,
             "moves": [["B" if c == 1 else "W", "pass" if p is None else coords.to_gtp(p, n)] for c, p in game.moves],
             "initialStones": [["B" if c == 1 else "W", coords.to_gtp(p, n)] for c, p in game.setup]}
 
@@ -63,7 +58,7 @@ def main() -> int:
     for name in args.names:
         game = sgf.load(folder / f"{name}.sgf")
         n = game.size
-        dead = marked_dead(folder / f"{name}.json", n)
+        dead = devsets.read(folder / f"{name}.sgf")[0][0].dead
         start = time.perf_counter()
         engine.stdin.write(json.dumps(query(name, game, args.visits)) + "\n")
         engine.stdin.flush()
@@ -74,14 +69,14 @@ def main() -> int:
         owner = np.array(answer["ownership"]).reshape(n, n)  # + = Black with reportAnalysisWinratesAs BLACK
         topology = analyze(game.board.grid)
         notes = []
+        truth, _ = block_labels(topology, dead)
         for block, status in zip(topology.blocks, decide(topology, model)):
             mean = float(owner.flat[block.points].mean()) * block.color
-            verdicts = (not dead.flat[block.points].mean() > 0.5, status.alive, mean > 0)
+            verdicts = (bool(truth[block.id]), status.alive, mean > 0)
             if len(set(verdicts)) > 1:
-                r, c = divmod(int(block.points[0]), n)
                 marks, ours, theirs = ("alive" if v else "dead" for v in verdicts)
-                notes.append(f"{coords.GTP_COLUMNS[c]}{n - r} ({len(block.points)} stones): marks {marks}, "
-                             f"seog {ours}, KataGo {theirs} ({mean:+.2f})")
+                notes.append(f"{coords.index_to_gtp(block.points[0], n)} ({len(block.points)} stones): "
+                             f"marks {marks}, seog {ours}, KataGo {theirs} ({mean:+.2f})")
         print(f"{name} ({time.perf_counter() - start:.0f} s): " + ("; ".join(notes) or "all agree"), flush=True)
     engine.stdin.close()
     engine.wait()

@@ -5,8 +5,8 @@ looks strong to them: many stones, several liberties, a wall around them. What k
 group is that it cannot make two eyes, which this pass counts directly.
 
 A *group* here is the blocks of one colour called alive that can join up: through a shared
-empty region, a shared liberty (a chain), or a region the colour encloses with no living
-opponent stone in it. Its *eyes* are the regions it encloses alone (``topology.cers``), each
+empty region (a shared liberty is one), or a region the colour encloses with no living opponent
+stone in it. Its *eyes* are the regions it encloses alone (``topology.cers``), each
 classed by shape:
 - one point with opponent stones on too many diagonals is a false eye;
 - up to three points, a square four, a pyramid four whose centre the opponent holds, or a four
@@ -68,8 +68,8 @@ def eyeless_dead(topology: Topology, statuses: dict) -> dict:
 def _groups(topology: Topology, color: int, alive: list[bool]) -> dict[int, int]:
     """Block id -> group id for the living blocks of ``color``."""
     ids = {b.id for b in topology.blocks if b.color == color and alive[b.id]}
-    links = [r.blocks for r in topology.regions] + [c.blocks for c in topology.chains if c.color == color]
-    links += [c.blocks for c in topology.cers[color] if not any(alive[i] for i in c.inner_blocks)]
+    links = [r.blocks for r in topology.regions]  # a shared liberty is a shared region too
+    links += [c.blocks for c in topology.cers[color] if c.inner_blocks and not any(alive[i] for i in c.inner_blocks)]
     return _union(ids, links)
 
 
@@ -105,7 +105,7 @@ def _eyes(topology: Topology, color: int, blocks: list[int], alive: list[bool]) 
         if not cer.blocks or not set(cer.blocks) <= mine or any(alive[i] for i in cer.inner_blocks):
             continue
         points = [int(p) for p in cer.points]
-        if len(points) == 1 and not cer.inner_blocks and _false_eye(topology, points[0], color, alive):
+        if _false_eye_region(topology, cer, color, alive):
             out.append(("false", 1))
         elif len(points) <= 3 or (len(points) == 4 and _one_eye_four(topology, points, color)):
             out.append(("one", len(points)))
@@ -184,26 +184,16 @@ def enclosed_alive(topology: Topology, statuses: dict) -> dict:
     eyes are alive, the opponent stones in their eyes dead (source ``eyes``)."""
     alive = [statuses[b.id].alive for b in topology.blocks]
     turned: dict[int, bool] = {}
-    for color in (1, -1):
-        judged = {b for b, st in statuses.items()
-                  if st.color == color and not st.alive and st.source in JUDGED_BY_NETS}
-        for blocks in _members(_walled_groups(topology, color, judged)).values():
-            eyes = [cer for cer in topology.cers[color]
-                    if cer.blocks and set(cer.blocks) <= set(blocks) and len(cer.points) <= SMALL_EYE]
-            inside = {int(p) for cer in eyes for p in cer.points}
-            if any(not set(topology.blocks[b].liberties.tolist()) <= inside for b in blocks):
-                continue  # a liberty outside: the opponent can approach
-            real = [cer for cer in eyes if len(cer.points) > 1 or cer.inner_blocks
-                    or not _false_eye(topology, int(cer.points[0]), color, alive)]
-            if len(real) >= 2:
-                turned.update(dict.fromkeys(blocks, True))
-                turned.update({o: False for cer in real for o in cer.inner_blocks})
-    if not turned:
-        return statuses
-    out = dict(statuses)
-    for b, now in turned.items():
-        out[b] = out[b].turned(now, "eyes")
-    return out
+    for color, blocks, enclosed in _dead_groups(topology, statuses):
+        eyes = [cer for cer in enclosed if len(cer.points) <= SMALL_EYE]
+        inside = {int(p) for cer in eyes for p in cer.points}
+        if any(not set(topology.blocks[b].liberties.tolist()) <= inside for b in blocks):
+            continue  # a liberty outside: the opponent can approach
+        real = [cer for cer in eyes if not _false_eye_region(topology, cer, color, alive)]
+        if len(real) >= 2:
+            turned.update(dict.fromkeys(blocks, True))
+            turned.update({o: False for cer in real for o in cer.inner_blocks})
+    return _turn(statuses, turned, "eyes")
 
 
 def big_eye_alive(topology: Topology, statuses: dict) -> dict:
@@ -211,29 +201,47 @@ def big_eye_alive(topology: Topology, statuses: dict) -> dict:
     ``BIG_EYE`` empty points or more, with at most ``FEW_STONES`` opponent stones called alive in
     it, are alive, and the opponent stones inside dead (source ``big-eye``)."""
     turned: dict[int, bool] = {}
+    for _, blocks, enclosed in _dead_groups(topology, statuses):
+        for cer in enclosed:
+            living = sum(topology.blocks[o].size for o in cer.inner_blocks if statuses[o].alive)
+            if len(cer.empty) >= BIG_EYE and living <= FEW_STONES:
+                turned.update(dict.fromkeys(blocks, True))
+                turned.update(dict.fromkeys(cer.inner_blocks, False))
+    return _turn(statuses, turned, "big-eye")
+
+
+def _dead_groups(topology: Topology, statuses: dict):
+    """(colour, block ids, regions it encloses alone) for every group of blocks the nets call
+    dead, joined by chains and by the regions they enclose with no other block of their colour.
+    A region holding an opponent block alive by Benson's algorithm is left out: nothing inside
+    it can be taken."""
     for color in (1, -1):
         judged = {b for b, st in statuses.items()
                   if st.color == color and not st.alive and st.source in JUDGED_BY_NETS}
-        for blocks in _members(_walled_groups(topology, color, judged)).values():
-            for cer in topology.cers[color]:
-                if not cer.blocks or not set(cer.blocks) <= set(blocks) or len(cer.empty) < BIG_EYE:
-                    continue
-                living = sum(topology.blocks[o].size for o in cer.inner_blocks if statuses[o].alive)
-                if living <= FEW_STONES:
-                    turned.update(dict.fromkeys(blocks, True))
-                    turned.update(dict.fromkeys(cer.inner_blocks, False))
-    if not turned:
+        if not judged:
+            continue
+        links = [c.blocks for c in topology.chains if c.color == color]
+        links += [c.blocks for c in topology.cers[color] if set(c.blocks) <= judged]
+        for blocks in _members(_union(judged, links)).values():
+            mine = set(blocks)
+            enclosed = [cer for cer in topology.cers[color] if cer.blocks and set(cer.blocks) <= mine
+                        and not any(statuses[o].source == "benson" for o in cer.inner_blocks)]
+            yield color, blocks, enclosed
+
+
+def _false_eye_region(topology: Topology, cer, color: int, alive: list[bool]) -> bool:
+    """A one-point region with no stone in it that living opponent stones make a false eye."""
+    return len(cer.points) == 1 and not cer.inner_blocks and _false_eye(topology, int(cer.points[0]), color, alive)
+
+
+def _turn(statuses: dict, turned: dict[int, bool], source: str) -> dict:
+    """``statuses`` with the blocks in ``turned`` decided again by ``source``; blocks that keep
+    their status, and blocks Benson settled, are left as they were."""
+    changed = {b: now for b, now in turned.items()
+               if statuses[b].alive != now and statuses[b].source != "benson"}
+    if not changed:
         return statuses
     out = dict(statuses)
-    for b, now in turned.items():
-        if out[b].alive != now:
-            out[b] = out[b].turned(now, "big-eye")
+    for b, now in changed.items():
+        out[b] = out[b].turned(now, source)
     return out
-
-
-def _walled_groups(topology: Topology, color: int, judged: set[int]) -> dict[int, int]:
-    """Block id -> group id for the ``judged`` blocks, joined by chains and by the regions they
-    enclose with no other block of their colour."""
-    links = [c.blocks for c in topology.chains if c.color == color]
-    links += [c.blocks for c in topology.cers[color] if set(c.blocks) <= judged]
-    return _union(judged, links)

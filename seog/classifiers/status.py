@@ -118,9 +118,9 @@ def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus
 
 
 def decide(topology: Topology, model=None, read: bool = True) -> list[BlockStatus]:
-    """A status for every block, in block id order; ``read=False`` leaves out the passes after
-    the refiner, tactical reading, eye space, seki and enclosed eyes (the refiner's training
-    inputs are the verdicts before them)."""
+    """A status for every block, in block id order. With a model, the rules of ``later_passes``
+    run after the nets; ``read=False`` leaves them out (the refiner's training inputs are the
+    verdicts before them)."""
     settled = static_statuses(topology)
     unsettled = [b.id for b in topology.blocks if b.id not in settled]
     if unsettled:

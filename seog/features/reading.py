@@ -126,9 +126,9 @@ class Reader:
         if self.left < 0:
             raise Budget
         if to_move == attacker:
-            if len(libs) == 1 and self.play(stones, attacker, next(iter(libs)), ko) is not None:
+            if len(libs) == 1 and next(iter(libs)) != ko:
                 self.table[key] = True
-                return True  # the capture itself
+                return True  # the capture itself: filling the last liberty takes the block, so it is legal
             moves = self._attacks(stones, points, libs, attacker)
         else:
             if self._escapes(stones, points, libs, ko):

@@ -156,9 +156,8 @@ def loads(data: bytes | str) -> Game:
     return game
 
 
-def _territory_marks(node, size: int) -> dict | None:
-    if not (node.has_property("TB") or node.has_property("TW")):
-        return None
+def _territory_marks(node, size: int) -> dict:
+    """TB/TW marks of a node that has some, as ``{BLACK: set of grid indices, WHITE: ...}``."""
     marks = {BLACK: set(), WHITE: set()}
     for color, key in ((BLACK, "TB"), (WHITE, "TW")):
         if node.has_property(key):

@@ -86,13 +86,10 @@ def live_grid(grid: np.ndarray, dead: np.ndarray, rules: Rules) -> np.ndarray:
 OFF = 9  # the colour of off-board neighbours in ``around(live, OFF)``
 
 
-def regions(live: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
-    """Label regions of non-stone points; return (labels, count, owner per region id: 1, -1 or 0)."""
-    return _regions(live, around(live, OFF))
-
-
-def _regions(live: np.ndarray, near: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
-    """``regions``, given the colours around each point (``around(live, OFF)``)."""
+def regions(live: np.ndarray, near: np.ndarray | None = None) -> tuple[np.ndarray, int, np.ndarray]:
+    """Label regions of non-stone points; return (labels, count, owner per region id: 1, -1 or 0).
+    ``near``: the colours around each point (``around(live, OFF)``), when the caller has them."""
+    near = around(live, OFF) if near is None else near
     labels, n = ndimage.label(live == EMPTY, FOUR)
     flat = labels.reshape(-1)
     owner = np.zeros(n + 1, dtype=np.int8)
@@ -115,18 +112,14 @@ def liberty_counts(live: np.ndarray, blocks: np.ndarray) -> np.ndarray:
     return rowcount(hit)
 
 
-def seki_points(live: np.ndarray, neutral: np.ndarray) -> np.ndarray:
+def seki_points(live: np.ndarray, neutral: np.ndarray, near: np.ndarray | None = None) -> np.ndarray:
     """Neutral points where a move by either bordering colour would leave its own block in atari.
 
     A move at p can only be a self-atari if p has at most one empty neighbour and every block of
     the mover's colour next to p has at most two liberties (captures only add liberties); those
-    few candidates get a trial move.
+    few candidates get a trial move. ``near`` as for ``regions``.
     """
-    return _seki_points(live, neutral, around(live, OFF))
-
-
-def _seki_points(live: np.ndarray, neutral: np.ndarray, near: np.ndarray) -> np.ndarray:
-    """``seki_points``, given the colours around each point (``around(live, OFF)``)."""
+    near = around(live, OFF) if near is None else near
     out = np.zeros(live.shape, dtype=bool)
     if not neutral.any():
         return out
@@ -192,12 +185,12 @@ def count(grid: np.ndarray, dead: np.ndarray, rules: Rules, komi: float, handica
     prisoners = prisoners or {BLACK: 0, WHITE: 0}
     live = live_grid(grid, dead, rules)
     near = around(live, OFF)
-    labels, n, owner = _regions(live, near)
+    labels, n, owner = regions(live, near)
     region_owner = owner[labels]  # per point; 0 off regions or neutral
     in_region = labels > 0
     neutral = in_region & (region_owner == 0)
 
-    seki_pts = _seki_points(live, neutral, near)
+    seki_pts = seki_points(live, neutral, near)
     if seki_pts.any():
         blocks, _ = label_blocks(live)
         seki_stones = np.isin(blocks, _touching(blocks, seki_pts)) & (blocks > 0)
