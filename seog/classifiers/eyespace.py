@@ -15,7 +15,9 @@ classed by shape:
 A group with no room for two eyes is dead when it borders a living opponent block, no such
 block has all its *room* among the group's (that is seki, or a capturing race), and every
 opponent group next to it lives on its own: it holds a block alive by Benson's algorithm, two
-eyes, or one eye of ``BIG_EYE`` points or more. A block's room is its liberties once the dead
+eyes, or one eye of ``BIG_EYE`` points or more. An opponent block in atari inside the group's
+space races nothing when the group has two liberties or more: the group takes it first, and
+its points count as eye space. A block's room is its liberties once the dead
 stones are taken off: its liberties and the points of the opponent blocks next to it that are
 dead and not flagged uncertain (a doubtful verdict must not break up a seki). Opponent stones
 called dead next to the group whose neighbours are now all dead are alive again
@@ -153,17 +155,35 @@ def _room(topology: Topology, block: int, gone: list[bool]) -> set[int]:
     return room
 
 
+def _two_eyes(topology: Topology, color: int, blocks: list[int], alive: list[bool]) -> bool:
+    """Has the group room for two eyes: one region that may make two, or two that make one?"""
+    eyes = [kind for kind, _ in _eyes(topology, color, blocks, alive) if kind != "false"]
+    return "two" in eyes or len(eyes) >= 2
+
+
+def _in_atari(topology: Topology, around: set[int], liberties: set[int], gone: list[bool]) -> set[int]:
+    """The opponent blocks next to a group with two liberties or more whose room is one of the
+    group's liberties: the group takes them before they take it, so they race nothing."""
+    if len(liberties) < 2:
+        return set()
+    return {o for o in around if len(room := _room(topology, o, gone)) == 1 and room <= liberties}
+
+
 def _dies(topology: Topology, color: int, blocks: list[int], opponents: dict[int, list[int]],
           alive: list[bool], gone: list[bool], benson: set[int], lives: dict) -> bool:
     """Is this group dead for want of eye space (see the module docstring)? ``opponents`` maps
     the opponent's group ids to their blocks; ``lives`` remembers which of them live on their own."""
     if benson & set(blocks):
         return False
-    eyes = [kind for kind, _ in _eyes(topology, color, blocks, alive) if kind != "false"]
-    if "two" in eyes or len(eyes) >= 2:
+    if _two_eyes(topology, color, blocks, alive):
         return False
     liberties = set().union(*(_room(topology, b, gone) for b in blocks))
     around = {o for b in blocks for o in topology.blocks[b].opponents if alive[o]}
+    taken = _in_atari(topology, around, liberties, gone)
+    if taken:  # captured first, they leave their points to the group's eyes
+        around -= taken
+        if _two_eyes(topology, color, blocks, [a and i not in taken for i, a in enumerate(alive)]):
+            return False
     if not around:
         return False
     if any(_room(topology, o, gone) <= liberties for o in around):
