@@ -3,7 +3,7 @@ with and without eye space, in one process.
 
 For the first ``--games`` KGS dev positions: each pass of ``status.later_passes`` after reading,
 timed on the output of the passes before it (fastest of ``--repeat`` runs each), then
-``score_position`` with the eye-space rule and with it left out of ``status.later_passes``,
+``status.decide`` (topology, nets and rules) with the eye-space rule and without it,
 alternating ``--rounds`` times so that drifts of the machine hit both.
 
     python benchmarks/bench_eyespace.py [--games 100] [--repeat 3] [--rounds 2]
@@ -21,7 +21,6 @@ from seog.classifiers import status
 from seog.classifiers.model_file import load_default
 from seog.datasets import devsets
 from seog.features.topology import analyze
-from seog.scoring.score import score_position
 
 KGS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "kgs-2017-q1"
 LABELS = {"eyespace": "eye space", "seki": "seki", "eyes": "enclosed eyes", "big-eye": "big eye"}  # the passes timed alone
@@ -47,7 +46,7 @@ def main() -> int:
     statuses = []
     for position in positions:
         topology = analyze(position.board.grid)
-        statuses.append((topology, {st.block: st for st in status.decide(topology, model, read=False)}))
+        statuses.append((topology, {st.block: st for st in status.decide(topology, model, rules=())}))
     print(f"{len(positions)} positions of {KGS}, fastest of {args.repeat} each")
     for name, run in status.later_passes():  # each pass timed on the output of the ones before
         if name in LABELS:
@@ -55,22 +54,16 @@ def main() -> int:
             print(f"{LABELS[name] + ' alone':30s} median {np.median(alone) * 1e3:6.2f} ms   "
                   f"mean {np.mean(alone) * 1e3:6.2f} ms   max {np.max(alone) * 1e3:6.2f} ms")
         statuses = [(t, run(t, s)) for t, s in statuses]
-    passes = status.later_passes
+    everything = [name for name, _ in status.later_passes()]
+    without_rule = [name for name in everything if name != "eyespace"]
 
-    def whole() -> float:
-        return float(np.median([fastest(lambda q=q: score_position(q.board, rules=q.rules, komi=q.komi),
+    def whole(rules: list[str]) -> float:
+        return float(np.median([fastest(lambda q=q: status.decide(analyze(q.board.grid), model, rules=rules),
                                         args.repeat) for q in positions])) * 1e3
 
-    try:
-        for r in range(args.rounds):
-            status.later_passes = passes
-            with_rule = whole()
-            status.later_passes = lambda: [(n, run) for n, run in passes() if n != "eyespace"]
-            without = whole()
-            print(f"round {r + 1}: score_position median {with_rule:.2f} ms with eye space, "
-                  f"{without:.2f} ms without")
-    finally:
-        status.later_passes = passes
+    for r in range(args.rounds):
+        with_rule, without = whole(everything), whole(without_rule)
+        print(f"round {r + 1}: decide median {with_rule:.2f} ms with eye space, {without:.2f} ms without")
     return 0
 
 

@@ -1,9 +1,9 @@
-"""Benchmark: what the ownership refiner, tactical reading and the eye-space rule add to deciding
-the dead stones of a 19x19 position.
+"""Benchmark: what the ownership refiner and the rules after the nets (``status.later_passes``)
+add to deciding the dead stones of a 19x19 position.
 
 For each KGS dev position: ``topology.analyze`` (the baseline), ``decide`` with the cascade alone,
-with the cascade and the refiner (the shipped model, or ``--model``), and with tactical reading
-and the eye-space rule after them (the whole ``decide``), each on a fresh topology, fastest of ``--repeat`` runs; then
+with the cascade and the refiner (the shipped model, or ``--model``), and with the rules after
+them (the whole ``decide``), each on a fresh topology, fastest of ``--repeat`` runs; then
 medians (and 90th percentiles) over positions and their ratios.
 
     python benchmarks/bench_refiner.py [--games 100] [--repeat 3] [--model PATH]
@@ -58,20 +58,20 @@ def main() -> int:
             "decide, + the rules after the nets": []}
     for grid in grids:
         rows["topology.analyze (baseline)"].append(fastest(analyze, grid, args.repeat))
-        rows["decide, cascade alone"].append(fastest(lambda g: decide(analyze(g), cascade, read=False), grid,
+        rows["decide, cascade alone"].append(fastest(lambda g: decide(analyze(g), cascade, rules=()), grid,
                                                      args.repeat))
-        rows["decide, cascade + refiner"].append(fastest(lambda g: decide(analyze(g), full, read=False), grid,
+        rows["decide, cascade + refiner"].append(fastest(lambda g: decide(analyze(g), full, rules=()), grid,
                                                          args.repeat))
         rows["decide, + the rules after the nets"].append(fastest(lambda g: decide(analyze(g), full), grid, args.repeat))
     base = statistics.median(rows["topology.analyze (baseline)"])
     print(f"{len(grids)} positions of {args.folder}, fastest of {args.repeat} each")
     for name, times in rows.items():
         m, p90 = statistics.median(times), statistics.quantiles(times, n=10)[-1]
-        print(f"{name:<30} median {m * 1000:7.2f} ms   p90 {p90 * 1000:7.2f} ms   x{m / base:5.2f} of analyze")
+        print(f"{name:<34} median {m * 1000:7.2f} ms   p90 {p90 * 1000:7.2f} ms   x{m / base:5.2f} of analyze")
     steps = list(rows.values())
     for name, before, after in (("refiner added", steps[1], steps[2]), ("the rules after the nets added", steps[2], steps[3])):
         added = [b - a for a, b in zip(before, after)]
-        print(f"{name:<30} median {statistics.median(added) * 1000:7.2f} ms   "
+        print(f"{name:<34} median {statistics.median(added) * 1000:7.2f} ms   "
               f"mean {statistics.mean(added) * 1000:7.2f} ms   max {max(added) * 1000:7.2f} ms")
     return 0
 

@@ -9,6 +9,7 @@ from seog.features.board import Board
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 DATA = SHARED / "data"
+EXAMPLES = Path(__file__).resolve().parent.parent / "seog" / "api" / "static" / "examples"  # the web page's games
 
 # A corner seki: Black's block (A1, B1, A2, B2) and White's (A3-D3, D2, D1) share C1 and C2 and
 # have no eye, so whoever fills a shared liberty is taken.

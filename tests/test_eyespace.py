@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import SEKI_CORNER, at, board, shared_dir, verdicts
+from conftest import EXAMPLES, SEKI_CORNER, at, board, shared_dir, verdicts
 from seog.classifiers.eyespace import big_eye_alive, enclosed_alive, eyeless_dead
 from seog.classifiers.status import decide
 from seog.features.topology import analyze
@@ -130,18 +130,16 @@ def test_two_single_stones_in_a_four_point_space_leave_room_for_two_eyes():
 
     position = read(shared_dir("kgs-2017-q1") / "2017-03-09-1.sgf")[0][0]
     topo = analyze(position.board.grid)
-    group = topo.block_at(3 * 19 + 1)
+    group = at(topo, 3, 1)
     assert group.size == 18
     status = decide(topo, default_model())[group.id]
     assert status.alive and status.source != "eyespace"
 
 
 def _example_9x9():
-    from pathlib import Path
-
     from seog.features.sgf import load
 
-    return load(Path(__file__).resolve().parents[1] / "seog/api/static/examples/seki-and-dead-stones-9x9.sgf")
+    return load(EXAMPLES / "seki-and-dead-stones-9x9.sgf")
 
 
 def test_a_doubtful_dead_neighbour_does_not_break_a_seki():
@@ -151,10 +149,7 @@ def test_a_doubtful_dead_neighbour_does_not_break_a_seki():
     from seog.scoring.score import default_model
 
     topo = analyze(_example_9x9().board.grid)
-    statuses = {s.block: s for s in decide(topo, default_model(), read=False)}
-    for name, run in later_passes():
-        if name != "big-eye":
-            statuses = run(topo, statuses)
+    statuses = decide(topo, default_model(), rules=[name for name, _ in later_passes() if name != "big-eye"])
     wall, f9 = statuses[at(topo, 0, 2).id], statuses[at(topo, 0, 5).id]
     assert not wall.alive and wall.uncertain
     assert f9.source != "eyespace" and f9.alive

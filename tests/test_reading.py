@@ -3,17 +3,15 @@
 import numpy as np
 import pytest
 
-from conftest import SEKI_CORNER, board, shared_dir
+from conftest import SEKI_CORNER, at, board, shared_dir, verdicts
 from seog.classifiers.status import decide
 from seog.features.reading import ESCAPE, Reader
 from seog.features.topology import analyze
 
 
 def _dead(picture: str, row: int, col: int) -> bool:
-    grid = board(picture).grid
-    topo = analyze(grid)
-    block = topo.block_at(row * grid.shape[0] + col)
-    return Reader(grid).dead(block.points)
+    topo = analyze(board(picture).grid)
+    return Reader(topo.grid).dead(at(topo, row, col).points)
 
 
 # Black's wall on the left edge with one eye of two points (A5, B5): two liberties, no second
@@ -113,23 +111,16 @@ def test_reading_never_raises_on_random_boards(size):
     assert bytes(reader.start) == start
 
 
-def _all_alive(topo):
-    from seog.classifiers.status import BlockStatus
-    return {b.id: BlockStatus(b.id, b.color, b.points, True, "model", 0.99) for b in topo.blocks}
-
-
 def test_read_dead_needs_living_capturers():
     from seog.classifiers.status import read_dead
 
     topo = analyze(board(ONE_EYE).grid)
-    group = topo.block_at(3 * 9 + 0)
-    statuses = read_dead(topo, _all_alive(topo))
+    group = at(topo, 3, 0)
+    statuses = read_dead(topo, verdicts(topo))
     assert statuses[group.id].source == "reading" and not statuses[group.id].alive
     # With White's wall called dead, nothing alive is there to capture the group.
     wall = topo.blocks[group.opponents[0]]
-    before = _all_alive(topo)
-    before[wall.id].alive = False
-    assert read_dead(topo, before)[group.id].alive
+    assert read_dead(topo, verdicts(topo, dead={wall.id}))[group.id].alive
 
 
 def test_read_dead_leaves_small_blocks_to_the_model():
@@ -148,6 +139,6 @@ def test_read_dead_leaves_small_blocks_to_the_model():
         . . O . . . . . .
     """
     topo = analyze(board(small).grid)
-    block = topo.block_at(7 * 9 + 0)
+    block = at(topo, 7, 0)
     assert len(block.points) < READ_MIN_STONES and Reader(topo.grid).dead(block.points)
-    assert read_dead(topo, _all_alive(topo))[block.id].alive
+    assert read_dead(topo, verdicts(topo))[block.id].alive

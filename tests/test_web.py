@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import EXAMPLES
+
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -24,7 +26,6 @@ if not Path(CHROMIUM).exists():
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
-EXAMPLES = Path(__file__).resolve().parent.parent / "seog" / "api" / "static" / "examples"
 SEKI = EXAMPLES / "seki-and-dead-stones-9x9.sgf"
 SELFPLAY_13 = EXAMPLES / "gnugo-selfplay-13x13.sgf"
 

@@ -27,7 +27,7 @@ RULES = tuple(name for name, _ in status.later_passes() if name != "reading")  #
 def compare(topology, truth, model, counts: collections.Counter, source: str, name: str, verbose: bool,
             rule: str = "eyespace") -> None:
     """Count the blocks and positions the pass changes, and whether the truth agrees."""
-    before = {st.block: st for st in status.decide(topology, model, read=False)}
+    before = {st.block: st for st in status.decide(topology, model, rules=())}
     for pass_name, run in status.later_passes():
         if pass_name == rule:
             after = run(topology, before)

@@ -25,7 +25,7 @@ import numpy as np
 from seog.classifiers.status import decide
 from seog.datasets import devsets
 from seog.datasets.labels import block_labels
-from seog.features import coords, sgf
+from seog.features import coords
 from seog.features.topology import analyze
 from seog.scoring.rules import rules_from_sgf
 from seog.scoring.score import default_model
@@ -38,7 +38,7 @@ def query(name: str, game, visits: int) -> dict:
     n = game.size
     return {"id": name, "boardXSize": n, "boardYSize": n, "komi": game.komi, "maxVisits": visits,
             "rules": KATAGO_RULES.get(rules := rules_from_sgf(game.rules).name, rules), "includeOwnership": True,
-            "moves": [["B" if c == 1 else "W", "pass" if p is None else coords.to_gtp(p, n)] for c, p in game.moves],
+            "moves": [["B" if c == 1 else "W", coords.to_gtp(p, n)] for c, p in game.moves],
             "initialStones": [["B" if c == 1 else "W", coords.to_gtp(p, n)] for c, p in game.setup]}
 
 
@@ -56,9 +56,8 @@ def main() -> int:
     model = default_model()
     folder = Path(args.folder)
     for name in args.names:
-        game = sgf.load(folder / f"{name}.sgf")
-        n = game.size
-        dead = devsets.read(folder / f"{name}.sgf")[0][0].dead
+        position = devsets.read(folder / f"{name}.sgf")[0][0]
+        game, dead, n = position.game, position.dead, position.size
         start = time.perf_counter()
         engine.stdin.write(json.dumps(query(name, game, args.visits)) + "\n")
         engine.stdin.flush()

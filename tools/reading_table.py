@@ -23,9 +23,9 @@ from seog.features.topology import analyze
 
 def proofs(topology, truth, model, counts: collections.Counter, source: str) -> None:
     """Count the blocks the search proves dead, by size (4 = four or more) and truth."""
-    statuses = {st.block: st for st in status.decide(topology, model, read=False)}
+    statuses = {st.block: st for st in status.decide(topology, model, rules=())}
     shipped = status.read_candidates(topology, statuses)
-    smaller = [b for b in status.read_candidates(topology, statuses, min_stones=1) if b not in set(shipped)]
+    smaller = [b for b in status.read_candidates(topology, statuses, min_stones=1) if b not in shipped]
     for blocks in (shipped, smaller):  # each with its own budget, so small blocks cannot use up
         reader = reading.Reader(topology.grid)  # the one the shipped rule spends on big ones
         for b in blocks:

@@ -34,10 +34,11 @@ def main(argv: list[str]) -> int:
     for folder in argv[1:]:
         positions, _ = devsets.read(Path(folder))
         for pos in positions:
-            statuses = decide(analyze(pos.board.grid), model)
+            topology = analyze(pos.board.grid)
+            statuses = decide(topology, model)
             wrong.append(any((pos.dead.flat[s.points].mean() > 0.5) == s.alive for s in statuses))
             margins = [abs(s.p_alive - 0.5) for s in statuses if s.p_alive is not None]
-            if cascade is not None and any(s.uncertain for s in decide(analyze(pos.board.grid), cascade)):
+            if cascade is not None and any(s.uncertain for s in decide(topology, cascade, rules=())):
                 margins.append(0.0)  # flagged by the cascade whatever the refiner's margin
             closest.append(min(margins, default=0.5))
     wrong, closest = np.array(wrong), np.array(closest)

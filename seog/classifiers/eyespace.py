@@ -15,9 +15,9 @@ classed by shape:
 A group with no room for two eyes is dead when it borders a living opponent block, no such
 block has all its *room* among the group's (that is seki, or a capturing race), and every
 opponent group next to it lives on its own: it holds a block alive by Benson's algorithm, two
-eyes, or one eye of ``BIG_EYE`` points or more. An opponent block in atari inside the group's
-space races nothing when the group has two liberties or more: the group takes it first, and
-its points count as eye space. A block's room is its liberties once the dead
+eyes, or one eye of ``BIG_EYE`` points or more. An opponent block next to the group whose one
+point of room is the group's races nothing when the group has two points of room or more: the
+group takes it first, and its points count as eye space. A block's room is its liberties once the dead
 stones are taken off: its liberties and the points of the opponent blocks next to it that are
 dead and not flagged uncertain (a doubtful verdict must not break up a seki). Opponent stones
 called dead next to the group whose neighbours are now all dead are alive again
@@ -51,12 +51,13 @@ def eyeless_dead(topology: Topology, statuses: dict) -> dict:
     alive = [statuses[b.id].alive for b in topology.blocks]
     gone = [not statuses[b.id].alive and not statuses[b.id].uncertain for b in topology.blocks]  # surely dead
     benson = {b for b, st in statuses.items() if st.source == "benson"}
-    members = {color: _members(_groups(topology, color, alive)) for color in (1, -1)}
-    lives: dict[tuple[int, int], bool] = {}  # (colour, group id) -> lives on its own, worked out once
+    group_of = {color: _groups(topology, color, alive) for color in (1, -1)}
+    members = {color: _members(group_of[color]) for color in (1, -1)}
+    lives: dict[int, bool] = {}  # group id (a block id, so unique across colours) -> lives on its own
     dead: set[int] = set()
     for color in (1, -1):
         for blocks in members[color].values():
-            if _dies(topology, color, blocks, members[-color], alive, gone, benson, lives):
+            if _dies(topology, color, blocks, group_of[-color], members[-color], alive, gone, benson, lives):
                 dead.update(blocks)
     if not dead:
         return statuses
@@ -161,40 +162,29 @@ def _two_eyes(topology: Topology, color: int, blocks: list[int], alive: list[boo
     return "two" in eyes or len(eyes) >= 2
 
 
-def _in_atari(topology: Topology, around: set[int], liberties: set[int], gone: list[bool]) -> set[int]:
-    """The opponent blocks next to a group with two liberties or more whose room is one of the
-    group's liberties: the group takes them before they take it, so they race nothing."""
-    if len(liberties) < 2:
-        return set()
-    return {o for o in around if len(room := _room(topology, o, gone)) == 1 and room <= liberties}
-
-
-def _dies(topology: Topology, color: int, blocks: list[int], opponents: dict[int, list[int]],
-          alive: list[bool], gone: list[bool], benson: set[int], lives: dict) -> bool:
-    """Is this group dead for want of eye space (see the module docstring)? ``opponents`` maps
-    the opponent's group ids to their blocks; ``lives`` remembers which of them live on their own."""
-    if benson & set(blocks):
-        return False
-    if _two_eyes(topology, color, blocks, alive):
+def _dies(topology: Topology, color: int, blocks: list[int], group_of: dict[int, int],
+          opponents: dict[int, list[int]], alive: list[bool], gone: list[bool], benson: set[int],
+          lives: dict) -> bool:
+    """Is this group dead for want of eye space (see the module docstring)? ``group_of`` and
+    ``opponents`` map the opponent's blocks to their groups and back; ``lives`` remembers which
+    of those groups live on their own."""
+    if benson & set(blocks) or _two_eyes(topology, color, blocks, alive):
         return False
     liberties = set().union(*(_room(topology, b, gone) for b in blocks))
-    around = {o for b in blocks for o in topology.blocks[b].opponents if alive[o]}
-    taken = _in_atari(topology, around, liberties, gone)
-    if taken:  # captured first, they leave their points to the group's eyes
-        around -= taken
-        if _two_eyes(topology, color, blocks, [a and i not in taken for i, a in enumerate(alive)]):
-            return False
-    if not around:
+    rooms = {o: _room(topology, o, gone) for b in blocks for o in topology.blocks[b].opponents if alive[o]}
+    # Blocks whose one point of room is the group's are taken first: no race, and eye space.
+    taken = {o for o, room in rooms.items() if len(room) == 1 and room <= liberties} if len(liberties) >= 2 else set()
+    if taken and _two_eyes(topology, color, blocks, [a and i not in taken for i, a in enumerate(alive)]):
         return False
-    if any(_room(topology, o, gone) <= liberties for o in around):
-        return False  # seki or a capturing race
-    for g, theirs in opponents.items():
-        if around.isdisjoint(theirs):
-            continue
-        if (-color, g) not in lives:
+    around = rooms.keys() - taken
+    if not around or any(rooms[o] <= liberties for o in around):
+        return False  # no living opponent, or seki or a capturing race
+    for g in {group_of[o] for o in around}:
+        if g not in lives:
+            theirs = opponents[g]
             eyes = [size for kind, size in _eyes(topology, -color, theirs, alive) if kind != "false"]
-            lives[(-color, g)] = bool(benson & set(theirs)) or len(eyes) >= 2 or any(size >= BIG_EYE for size in eyes)
-        if not lives[(-color, g)]:
+            lives[g] = bool(benson & set(theirs)) or len(eyes) >= 2 or any(size >= BIG_EYE for size in eyes)
+        if not lives[g]:
             return False
     return True
 

@@ -36,13 +36,10 @@ def _in_seki(topology: Topology, block, statuses: dict) -> bool:
     liberties = set(block.liberties.tolist())
     if len(liberties) < 2 or not all(statuses[o].alive for o in block.opponents):
         return False
-    for o in block.opponents:
-        other = topology.blocks[o]
-        if (other.size >= MIN_OPPONENT and set(other.liberties.tolist()) == liberties
-                and all(statuses[m].alive for m in other.opponents if m != block.id)
-                and not any(_can_fill(topology, p, c) for p in liberties for c in (1, -1))):
-            return True
-    return False
+    partner = any(other.size >= MIN_OPPONENT and set(other.liberties.tolist()) == liberties
+                  and all(statuses[m].alive for m in other.opponents if m != block.id)
+                  for other in (topology.blocks[o] for o in block.opponents))
+    return partner and not any(_can_fill(topology, p, c) for p in liberties for c in (1, -1))
 
 
 def _can_fill(topology: Topology, point: int, color: int) -> bool:
@@ -52,7 +49,7 @@ def _can_fill(topology: Topology, point: int, color: int) -> bool:
     for q in around:
         if not grid[q]:
             continue
-        b = topology.blocks[topology.block_of.flat[q] - 1]
+        b = topology.block_at(q)
         if b.color == color:
             liberties.update(b.liberties.tolist())
         elif len(b.liberties) == 1:

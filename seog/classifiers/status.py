@@ -18,6 +18,7 @@ enclose two eyes (``eyes``).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -117,10 +118,10 @@ def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus
     return out
 
 
-def decide(topology: Topology, model=None, read: bool = True) -> list[BlockStatus]:
+def decide(topology: Topology, model=None, rules: Collection[str] | None = None) -> list[BlockStatus]:
     """A status for every block, in block id order. With a model, the rules of ``later_passes``
-    run after the nets; ``read=False`` leaves them out (the refiner's training inputs are the
-    verdicts before them)."""
+    run after the nets: all of them, or those named in ``rules`` (``()`` for none: the refiner's
+    training inputs are the verdicts before them)."""
     settled = static_statuses(topology)
     unsettled = [b.id for b in topology.blocks if b.id not in settled]
     if unsettled:
@@ -133,9 +134,10 @@ def decide(topology: Topology, model=None, read: bool = True) -> list[BlockStatu
     if getattr(model, "refiner", None) is not None:
         from seog.classifiers.refiner import refine  # numpy only
         settled = refine(topology, settled, model.refiner, model.refiner_margin)
-    if model is not None and read:
-        for _, run in later_passes():
-            settled = run(topology, settled)
+    if model is not None:
+        for name, run in later_passes():
+            if rules is None or name in rules:
+                settled = run(topology, settled)
     return [settled[b.id] for b in topology.blocks]
 
 

@@ -9,13 +9,15 @@ the depth, and *not proven* otherwise (escape to ``ESCAPE`` liberties, a seki, t
 budget running out). Only proofs of death are used.
 
 The search works on a padded ``bytearray`` (0 empty, 1 black, 2 white, 3 wall) that it copies
-per move, so every position it reaches stays intact for the table of positions seen before;
-``Board`` plays in place on a numpy array, several times slower for this.
+per move, so it never has to undo one; ``Board`` plays in place on a numpy array, several
+times slower for this.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from seog.features.coords import index_to_flat, neighbour_offsets
 
 EMPTY, WALL = 0, 3
 ESCAPE = 5  # a block with this many liberties has run away
@@ -37,13 +39,12 @@ class Reader:
         board = np.full((size + 2, size + 2), WALL, dtype=np.uint8)
         board[1:-1, 1:-1] = grid % 3  # black 1 -> 1, white -1 -> 2, empty 0
         self.start = bytearray(board.tobytes())
-        self.offsets = (-self.stride, -1, 1, self.stride)
+        self.offsets = neighbour_offsets(size)
         self.depth, self.nodes, self.total = depth, nodes, total
 
     def flat(self, index: int) -> int:
         """Padded flat point of a grid index."""
-        row, col = divmod(int(index), self.size)
-        return (row + 1) * self.stride + col + 1
+        return index_to_flat(index, self.size)
 
     # ---- board primitives ------------------------------------------------------------------
     def block(self, stones: bytearray, p: int, cap: int = 999) -> tuple[set[int], set[int]]:
