@@ -216,6 +216,49 @@ def test_six_empty_points_may_be_killed_and_four_stones_may_live():
     assert big_eye_alive(topo, verdicts(topo, dead={black.id})) == verdicts(topo, dead={black.id})
 
 
+# Black walls off the top-left corner again: six empty points and White's three stones on B9, C9
+# and B8, and a one-point eye at E9 besides.
+SIX_AND_AN_EYE = """
+    . O O X . X O . .
+    . O . X X X O . .
+    . . . X O O O . .
+    X X X X O . . . .
+    O O O O O . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+
+
+def test_six_empty_points_and_another_eye_make_a_group_called_dead_alive():
+    topo = analyze(board(SIX_AND_AN_EYE).grid)
+    black, inner = at(topo, 0, 3), at(topo, 0, 1)
+    assert inner.size == 3 and len(black.liberties) == 5  # A7, B7, C7, C8 and E9
+    out = big_eye_alive(topo, verdicts(topo, dead={black.id}))
+    assert out[black.id].alive and out[black.id].source == "big-eye"
+    assert not out[inner.id].alive and out[inner.id].source == "big-eye"
+    filled = analyze(board(SIX_AND_AN_EYE.replace(". O O X . X", ". O O X X X", 1)).grid)  # E9 filled
+    black = at(filled, 0, 3)
+    assert big_eye_alive(filled, verdicts(filled, dead={black.id})) == verdicts(filled, dead={black.id})
+
+
+def test_two_blocks_around_six_points_and_an_eye_live_as_the_players_marked():
+    # kgs-2017-q1 2017-01-13-14: Black's two 11-stone blocks on the right edge enclose six empty
+    # points with White's S10 and S9, and an eye at S12; the nets call them dead.
+    from seog.datasets.devsets import read
+    from seog.datasets.labels import block_labels
+    from seog.scoring.score import default_model
+
+    position = read(shared_dir("kgs-2017-q1") / "2017-01-13-14.sgf")[0][0]
+    topo = analyze(position.board.grid)
+    truth, _ = block_labels(topo, position.dead)
+    statuses = decide(topo, default_model())
+    turned = [s for s in statuses if s.source == "big-eye"]
+    assert sorted(len(s.points) for s in turned if s.alive) == [1, 11, 11]
+    assert all(s.alive == bool(truth[s.block]) for s in statuses)
+
+
 # Black, walled in on the left edge, encloses two spaces alone: A9, A8, B8 and B7 (White's two
 # stones on A8 and B8), and A6. Every Black liberty lies in them.
 WALLED_IN = """

@@ -31,7 +31,9 @@ where every stone it adds is taken before it takes the group.
 The second converse (``big_eye_alive``): a group the nets call dead that encloses alone a region
 of ``BIG_EYE`` empty points or more, holding no more than ``FEW_STONES`` opponent stones called
 alive, is alive, and those stones dead. No eye space of seven points can be killed, and three
-stones cannot make a living group inside it.
+stones cannot make a living group inside it. One point less will do when the group encloses
+another region with no living opponent stone in it: six points always make one eye, and the
+other region is a second.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from seog.features.coords import adjacent
 from seog.features.topology import Topology
 
 BIG_EYE = 7  # an enclosed region this big makes a group alive by itself
+BIG_EYE_AND_ANOTHER = 6  # and this big, when the group encloses another region
 SMALL_EYE = 8  # enclosed regions up to this size are a walled-in group's eyes
 FEW_STONES = 3  # opponent stones too few to live inside a big eye
 
@@ -208,13 +211,15 @@ def enclosed_alive(topology: Topology, statuses: dict) -> dict:
 
 def big_eye_alive(topology: Topology, statuses: dict) -> dict:
     """Statuses after the big-eye rule: groups the nets call dead that enclose alone a region of
-    ``BIG_EYE`` empty points or more, with at most ``FEW_STONES`` opponent stones called alive in
-    it, are alive, and the opponent stones inside dead (source ``big-eye``)."""
+    ``BIG_EYE`` empty points or more (``BIG_EYE_AND_ANOTHER`` if they enclose another region with
+    no opponent stone called alive in it), with at most ``FEW_STONES`` opponent stones called alive
+    in it, are alive, and the opponent stones inside dead (source ``big-eye``)."""
     turned: dict[int, bool] = {}
     for _, blocks, enclosed in _dead_groups(topology, statuses):
-        for cer in enclosed:
-            living = sum(topology.blocks[o].size for o in cer.inner_blocks if statuses[o].alive)
-            if len(cer.empty) >= BIG_EYE and living <= FEW_STONES:
+        living = [sum(topology.blocks[o].size for o in cer.inner_blocks if statuses[o].alive) for cer in enclosed]
+        for i, cer in enumerate(enclosed):
+            another = any(n == 0 for j, n in enumerate(living) if j != i)  # an eye, the opponent holds nothing in it
+            if len(cer.empty) >= (BIG_EYE_AND_ANOTHER if another else BIG_EYE) and living[i] <= FEW_STONES:
                 turned.update(dict.fromkeys(blocks, True))
                 turned.update(dict.fromkeys(cer.inner_blocks, False))
     return _turn(statuses, turned, "big-eye")
