@@ -14,6 +14,32 @@ def test_the_corner_seki_called_dead_is_alive():
     assert out[corner.id].alive and out[corner.id].source == "seki"
 
 
+# Black's nine stones in the corner and White's eight share D3, D2 and D1, and have no other
+# liberty: every fill takes one from both sides, so whoever starts is taken first.
+THREE_SHARED = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    X X X X X X . . .
+    O O O O O X . . .
+    X X X . O X . . .
+    X X X . O X . . .
+    X X X . O X . . .
+"""
+
+
+def test_a_seki_on_three_shared_liberties_is_alive():
+    topo = analyze(board(THREE_SHARED).grid)
+    corner, white = at(topo, 8, 0), at(topo, 5, 0)
+    assert set(corner.liberties.tolist()) == set(white.liberties.tolist()) and len(corner.liberties) == 3
+    out = seki_alive(topo, verdicts(topo, dead={corner.id}))
+    assert out[corner.id].alive and out[corner.id].source == "seki"
+    opened = analyze(board(THREE_SHARED.replace("X X X . O X . . .\n", "X X X . O . . . .\n", 1)).grid)
+    corner = at(opened, 8, 0)  # White's E3 now has F3: White can fill and keep a liberty of its own
+    assert not seki_alive(opened, verdicts(opened, dead={corner.id}))[corner.id].alive
+
+
 THROW_IN = """
     . . . . . . . . .
     . . . . . . . . .
@@ -57,3 +83,21 @@ def test_a_real_seki_the_nets_call_dead():
     seki = [s for s in statuses if s.source == "seki"]
     assert [len(s.points) for s in seki] == [9]
     assert all(s.alive == bool(truth[s.block]) for s in statuses)
+
+
+def test_a_seki_on_four_shared_liberties_inside_a_big_group():
+    from seog.datasets.devsets import read
+    from seog.datasets.labels import block_labels
+    from seog.scoring.score import default_model
+
+    # kgs-2017-q1 2017-02-18-44: White's three stones at F12 and Black's 31 around them share
+    # E12, G12, E11 and G10, Black's only liberties. Both live (KataGo reads Black alive too);
+    # the players marked Black dead, so only White's stones agree with the marks.
+    position = read(shared_dir("kgs-2017-q1") / "2017-02-18-44.sgf")[0][0]
+    topo = analyze(position.board.grid)
+    truth, _ = block_labels(topo, position.dead)
+    by_block = {s.block: s for s in decide(topo, default_model())}
+    white, black = topo.block_at(7 * 19 + 5), topo.block_at(3 * 19 + 5)  # F12, F16
+    assert (white.size, black.size) == (3, 31)
+    assert by_block[white.id].alive and by_block[white.id].source == "seki" and truth[white.id]
+    assert by_block[black.id].alive

@@ -1,8 +1,9 @@
 """Mutual seki: two blocks with no eyes, the same liberties, and no way in for either side.
 
 The nets sometimes call one side of such a seki dead, most often a group on the edge whose only
-liberties are shared with an opponent group that lives by the seki alone. Whoever fills a shared
-liberty puts both blocks in atari and is captured first, so neither side can approach. The one
+liberties are shared with an opponent group that lives by the seki alone. A fill that gains no
+liberty of its own takes one from both blocks; whoever fills the last but one puts both in atari
+and is captured first, so neither side can approach, however many liberties they share. The one
 way in is a throw-in: sacrificing a few stones so that the space they leave is one eye. That
 needs the opponent block to be small; when it has ``MIN_OPPONENT`` stones or more, the space its
 capture leaves has room for two eyes, and the seki holds.
@@ -39,11 +40,13 @@ def _in_seki(topology: Topology, block, statuses: dict) -> bool:
     partner = any(other.size >= MIN_OPPONENT and set(other.liberties.tolist()) == liberties
                   and all(statuses[m].alive for m in other.opponents if m != block.id)
                   for other in (topology.blocks[o] for o in block.opponents))
-    return partner and not any(_can_fill(topology, p, c) for p in liberties for c in (1, -1))
+    return partner and not any(_can_fill(topology, p, c, liberties) for p in liberties for c in (1, -1))
 
 
-def _can_fill(topology: Topology, point: int, color: int) -> bool:
-    """Can ``color`` play at ``point`` and keep two liberties, or capture something there?"""
+def _can_fill(topology: Topology, point: int, color: int, shared: set[int]) -> bool:
+    """Can ``color`` fill the shared liberty at ``point`` and gain a liberty that is not shared,
+    or capture something there? Otherwise every fill takes one liberty from both sides, and the
+    side that fills the last but one is taken first."""
     grid, around = topology.grid.ravel(), adjacent(topology.size)[point]
     liberties = {q for q in around if grid[q] == 0}
     for q in around:
@@ -54,5 +57,4 @@ def _can_fill(topology: Topology, point: int, color: int) -> bool:
             liberties.update(b.liberties.tolist())
         elif len(b.liberties) == 1:
             return True  # the move captures
-    liberties.discard(point)
-    return len(liberties) >= 2
+    return bool(liberties - shared)
