@@ -57,6 +57,20 @@ def shared_dir(name: str) -> Path:
     return path
 
 
+def decided_game(folder: str, name: str):
+    """A marked dev-set game decided by the shipped model: (topology, the marks' verdict per
+    block, 1 alive, and the statuses in block id order)."""
+    from seog.classifiers.status import decide
+    from seog.datasets.devsets import read
+    from seog.datasets.labels import block_labels
+    from seog.features.topology import analyze
+    from seog.scoring.score import default_model
+
+    position = read(shared_dir(folder) / f"{name}.sgf")[0][0]
+    topo = analyze(position.board.grid)
+    return topo, block_labels(topo, position.dead)[0], decide(topo, default_model())
+
+
 @pytest.fixture
 def one_torch_thread():
     """Tiny nets train fastest on one thread, and the machine is shared."""

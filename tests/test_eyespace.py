@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import EXAMPLES, SEKI_CORNER, at, board, shared_dir, verdicts
+from conftest import EXAMPLES, SEKI_CORNER, at, board, decided_game, shared_dir, verdicts
 from seog.classifiers.eyespace import big_eye_alive, enclosed_alive, eyeless_dead
 from seog.classifiers.status import decide
 from seog.features.topology import analyze
@@ -97,14 +97,7 @@ def test_seki_is_left_alone():
     ("gnugo-regression-games", "shi-gnu", 11),
 ])
 def test_big_dead_groups_of_real_games(folder, name, stones):
-    from seog.datasets.devsets import read
-    from seog.datasets.labels import block_labels
-    from seog.scoring.score import default_model
-
-    position = read(shared_dir(folder) / f"{name}.sgf")[0][0]
-    topo = analyze(position.board.grid)
-    truth, _ = block_labels(topo, position.dead)
-    statuses = decide(topo, default_model())
+    topo, truth, statuses = decided_game(folder, name)
     eyeless = [s for s in statuses if s.source == "eyespace"]
     assert stones in {len(s.points) for s in eyeless}
     assert all(s.alive == bool(truth[s.block]) for s in statuses)
@@ -125,14 +118,10 @@ def test_the_seki_patterns_of_the_ogs_set_stay_alive():
 def test_two_single_stones_in_a_four_point_space_leave_room_for_two_eyes():
     # Black's 18 stones at B16 enclose C13, D13, C12 and C11, with single White stones on D13
     # and C11. Taking them one at a time splits the space in two: the players counted it alive.
-    from seog.datasets.devsets import read
-    from seog.scoring.score import default_model
-
-    position = read(shared_dir("kgs-2017-q1") / "2017-03-09-1.sgf")[0][0]
-    topo = analyze(position.board.grid)
+    topo, _, statuses = decided_game("kgs-2017-q1", "2017-03-09-1")
     group = at(topo, 3, 1)
     assert group.size == 18
-    status = decide(topo, default_model())[group.id]
+    status = statuses[group.id]
     assert status.alive and status.source != "eyespace"
 
 
@@ -246,14 +235,7 @@ def test_six_empty_points_and_another_eye_make_a_group_called_dead_alive():
 def test_two_blocks_around_six_points_and_an_eye_live_as_the_players_marked():
     # kgs-2017-q1 2017-01-13-14: Black's two 11-stone blocks on the right edge enclose six empty
     # points with White's S10 and S9, and an eye at S12; the nets call them dead.
-    from seog.datasets.devsets import read
-    from seog.datasets.labels import block_labels
-    from seog.scoring.score import default_model
-
-    position = read(shared_dir("kgs-2017-q1") / "2017-01-13-14.sgf")[0][0]
-    topo = analyze(position.board.grid)
-    truth, _ = block_labels(topo, position.dead)
-    statuses = decide(topo, default_model())
+    topo, truth, statuses = decided_game("kgs-2017-q1", "2017-01-13-14")
     turned = [s for s in statuses if s.source == "big-eye"]
     assert sorted(len(s.points) for s in turned if s.alive) == [1, 11, 11]
     assert all(s.alive == bool(truth[s.block]) for s in statuses)
@@ -318,13 +300,6 @@ def test_a_region_holding_a_block_benson_settled_is_no_eye():
 
 @pytest.mark.parametrize("folder, name", [("gnugo-regression-games", "nicklas20"), ("kgs-2017-q1", "2017-01-07-29")])
 def test_walled_in_groups_the_nets_call_dead_live_as_the_players_marked(folder, name):
-    from seog.datasets.devsets import read
-    from seog.datasets.labels import block_labels
-    from seog.scoring.score import default_model
-
-    position = read(shared_dir(folder) / f"{name}.sgf")[0][0]
-    topo = analyze(position.board.grid)
-    truth, _ = block_labels(topo, position.dead)
-    statuses = decide(topo, default_model())
+    topo, truth, statuses = decided_game(folder, name)
     assert any(s.source == "eyes" and s.alive for s in statuses)
     assert all(s.alive == bool(truth[s.block]) for s in statuses)

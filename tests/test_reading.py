@@ -3,8 +3,7 @@
 import numpy as np
 import pytest
 
-from conftest import SEKI_CORNER, at, board, shared_dir, verdicts
-from seog.classifiers.status import decide
+from conftest import SEKI_CORNER, at, board, decided_game, verdicts
 from seog.features.reading import ESCAPE, Reader
 from seog.features.topology import analyze
 
@@ -75,15 +74,7 @@ def test_seki_is_not_dead():
 def test_reading_settles_a_big_one_eyed_group_in_a_real_game():
     # kgs-2017-q1 2017-03-31-9: a filled board of a bot game; Black's 21 stones on the right
     # (L11-T9) have one two-point eye and two liberties; the players count them dead.
-    from seog.datasets.devsets import read
-    from seog.datasets.labels import block_labels
-    from seog.scoring.score import default_model
-
-    positions, _ = read(shared_dir("kgs-2017-q1") / "2017-03-31-9.sgf")
-    position = positions[0]
-    topo = analyze(position.board.grid)
-    truth, _ = block_labels(topo, position.dead)
-    statuses = decide(topo, default_model())
+    topo, truth, statuses = decided_game("kgs-2017-q1", "2017-03-31-9")
     read_dead = [s for s in statuses if s.source == "reading"]
     assert read_dead and all(not truth[s.block] for s in read_dead)
     assert max(len(s.points) for s in read_dead) >= 20

@@ -1,9 +1,9 @@
 """Mutual seki: a block called dead that shares all its liberties with a living opponent block,
 where neither side can fill one, is alive."""
 
-from conftest import SEKI_CORNER, at, board, shared_dir, verdicts
+from conftest import SEKI_CORNER, at, board, decided_game, verdicts
 from seog.classifiers.seki import seki_alive
-from seog.classifiers.status import BlockStatus, decide
+from seog.classifiers.status import BlockStatus
 from seog.features.topology import analyze
 
 
@@ -71,32 +71,19 @@ def test_only_the_nets_verdicts_are_revisited():
 
 
 def test_a_real_seki_the_nets_call_dead():
-    from seog.datasets.devsets import read
-    from seog.datasets.labels import block_labels
-    from seog.scoring.score import default_model
-
     # Black's nine stones at A5 and White's five in the corner share their two liberties.
-    position = read(shared_dir("kgs-2017-q1") / "2017-02-23-9.sgf")[0][0]
-    topo = analyze(position.board.grid)
-    truth, _ = block_labels(topo, position.dead)
-    statuses = decide(topo, default_model())
+    topo, truth, statuses = decided_game("kgs-2017-q1", "2017-02-23-9")
     seki = [s for s in statuses if s.source == "seki"]
     assert [len(s.points) for s in seki] == [9]
     assert all(s.alive == bool(truth[s.block]) for s in statuses)
 
 
 def test_a_seki_on_four_shared_liberties_inside_a_big_group():
-    from seog.datasets.devsets import read
-    from seog.datasets.labels import block_labels
-    from seog.scoring.score import default_model
-
     # kgs-2017-q1 2017-02-18-44: White's three stones at F12 and Black's 31 around them share
     # E12, G12, E11 and G10, Black's only liberties. Both live (KataGo reads Black alive too);
     # the players marked Black dead, so only White's stones agree with the marks.
-    position = read(shared_dir("kgs-2017-q1") / "2017-02-18-44.sgf")[0][0]
-    topo = analyze(position.board.grid)
-    truth, _ = block_labels(topo, position.dead)
-    by_block = {s.block: s for s in decide(topo, default_model())}
+    topo, truth, statuses = decided_game("kgs-2017-q1", "2017-02-18-44")
+    by_block = {s.block: s for s in statuses}
     white, black = topo.block_at(7 * 19 + 5), topo.block_at(3 * 19 + 5)  # F12, F16
     assert (white.size, black.size) == (3, 31)
     assert by_block[white.id].alive and by_block[white.id].source == "seki" and truth[white.id]
