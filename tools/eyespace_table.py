@@ -17,22 +17,17 @@ import collections
 from seog.classifiers import status
 from seog.classifiers.model_file import load_default
 from seog.datasets import devsets
-from seog.datasets.labels import block_labels, mask_from_sgf, read_teacher
-from seog.features.board import Board
-from seog.features.topology import analyze
 
-RULES = tuple(name for name, _ in status.later_passes() if name != "reading")  # the passes weighed here
+PASSES = dict(status.later_passes())  # in the order they run
+RULES = tuple(name for name in PASSES if name != "reading")  # the passes weighed here
 
 
 def compare(topology, truth, model, counts: collections.Counter, source: str, name: str, verbose: bool,
             rule: str = "eyespace") -> None:
     """Count the blocks and positions the pass changes, and whether the truth agrees."""
-    before = {st.block: st for st in status.decide(topology, model, rules=())}
-    for pass_name, run in status.later_passes():
-        if pass_name == rule:
-            after = run(topology, before)
-            break
-        before = run(topology, before)
+    earlier = list(PASSES)[:list(PASSES).index(rule)]
+    before = {st.block: st for st in status.decide(topology, model, rules=earlier)}
+    after = PASSES[rule](topology, before)
     turned = [b for b in after if after[b].alive != before[b].alive]
     if not turned:
         return
@@ -56,22 +51,10 @@ def main() -> int:
     p.add_argument("--verbose", action="store_true", help="name every position put right or wrong")
     args = p.parse_args()
     model, counts = load_default(), collections.Counter()
-    sources = []
-    for folder in args.folders:
-        source = folder.rstrip("/").split("/")[-1]
-        sources.append(source)
-        for position in devsets.read(folder)[0]:
-            topology = analyze(position.board.grid)
-            compare(topology, block_labels(topology, position.dead)[0], model, counts, source, position.name,
-                    args.verbose, args.rule)
-    if args.teacher:
-        sources.append("archive (KataGo)")
-        for label in read_teacher(args.teacher, "katago").values():
-            if label.consistent:
-                topology = analyze(Board.from_rows(label.record["final_board"]).grid)
-                dead = mask_from_sgf(label.dead, topology.size)
-                compare(topology, block_labels(topology, dead)[0], model, counts, "archive (KataGo)", label.name,
-                        args.verbose, args.rule)
+    sources: list[str] = []
+    for source, name, topology, truth in devsets.labelled(args.folders, args.teacher):
+        sources += [source] if source not in sources else []
+        compare(topology, truth, model, counts, source, name, args.verbose, args.rule)
     columns = ["blocks agreeing", "blocks disagreeing", "positions put right", "positions put wrong"]
     print("| set | " + " | ".join(columns) + " |")
     print("|---" * (len(columns) + 1) + "|")

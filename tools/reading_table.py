@@ -15,10 +15,7 @@ import collections
 from seog.classifiers import status
 from seog.classifiers.model_file import load_default
 from seog.datasets import devsets
-from seog.datasets.labels import block_labels, mask_from_sgf, read_teacher
 from seog.features import reading
-from seog.features.board import Board
-from seog.features.topology import analyze
 
 
 def proofs(topology, truth, model, counts: collections.Counter, source: str) -> None:
@@ -40,16 +37,8 @@ def main() -> int:
     p.add_argument("--teacher", help="KataGo-labelled archive (JSON lines, gzip)")
     args = p.parse_args()
     model, counts = load_default(), collections.Counter()
-    for folder in args.folders:
-        for position in devsets.read(folder)[0]:
-            topology = analyze(position.board.grid)
-            proofs(topology, block_labels(topology, position.dead)[0], model, counts, "dev sets")
-    if args.teacher:
-        for label in read_teacher(args.teacher, "katago").values():
-            if label.consistent:
-                topology = analyze(Board.from_rows(label.record["final_board"]).grid)
-                dead = mask_from_sgf(label.dead, topology.size)
-                proofs(topology, block_labels(topology, dead)[0], model, counts, "archive")
+    for source, _, topology, truth in devsets.labelled(args.folders, args.teacher):
+        proofs(topology, truth, model, counts, "archive" if source == "archive" else "dev sets")
     print("| stones | dev sets: dead by the marks / alive | archive: dead for KataGo / alive |")
     print("|---|---|---|")
     for size in (1, 2, 3, 4):

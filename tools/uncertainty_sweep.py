@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from pathlib import Path
 
 import numpy as np
 
 from seog.classifiers import model_file
 from seog.classifiers.status import decide
 from seog.datasets import devsets
-from seog.features.topology import analyze
 
 MARGINS = (0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.48, 0.49)
 
@@ -31,16 +29,13 @@ def main(argv: list[str]) -> int:
     if model.refiner is not None:
         cascade = dataclasses.replace(model, refiner=None)
     wrong, closest = [], []
-    for folder in argv[1:]:
-        positions, _ = devsets.read(Path(folder))
-        for pos in positions:
-            topology = analyze(pos.board.grid)
-            statuses = decide(topology, model)
-            wrong.append(any((pos.dead.flat[s.points].mean() > 0.5) == s.alive for s in statuses))
-            margins = [abs(s.p_alive - 0.5) for s in statuses if s.p_alive is not None]
-            if cascade is not None and any(s.uncertain for s in decide(topology, cascade, rules=())):
-                margins.append(0.0)  # flagged by the cascade whatever the refiner's margin
-            closest.append(min(margins, default=0.5))
+    for _, _, topology, truth in devsets.labelled(argv[1:]):
+        statuses = decide(topology, model)
+        wrong.append(any(s.alive != bool(truth[s.block]) for s in statuses))
+        margins = [abs(s.p_alive - 0.5) for s in statuses if s.p_alive is not None]
+        if cascade is not None and any(s.uncertain for s in decide(topology, cascade, rules=())):
+            margins.append(0.0)  # flagged by the cascade whatever the refiner's margin
+        closest.append(min(margins, default=0.5))
     wrong, closest = np.array(wrong), np.array(closest)
     print(f"{len(wrong)} positions, {int(wrong.sum())} with a wrong block")
     for margin in MARGINS:

@@ -6,11 +6,11 @@ group is that it cannot make two eyes, which this pass counts directly.
 
 A *group* here is the blocks of one colour called alive that can join up: through a shared
 empty region (a shared liberty is one), or a region the colour encloses with no living opponent
-stone in it. Its *eyes* are the regions it encloses alone (``topology.cers``), each
-classed by shape:
+stone in it. Its *eyes* are the regions it encloses alone (``topology.cers``) with no living
+opponent stone in them, each classed by shape:
 - one point with opponent stones on too many diagonals is a false eye;
 - up to three points, a square four, a pyramid four whose centre the opponent holds, or a four
-  holding an opponent block of two stones or more is one eye at most;
+  whose opponent stones are all one block of two or more is one eye at most;
 - anything bigger may make two.
 A group with no room for two eyes is dead when it borders a living opponent block, no such
 block has all its *room* among the group's (that is seki, or a capturing race), and every
@@ -38,12 +38,13 @@ other region is a second.
 
 from __future__ import annotations
 
-from seog.classifiers.status import JUDGED_BY_NETS, revive_uncaptured
+from seog.classifiers.status import JUDGED_BY_NETS, revive_uncaptured, turn
 from seog.features.coords import adjacent
 from seog.features.topology import Topology
 
-BIG_EYE = 7  # an enclosed region this big makes a group alive by itself
-BIG_EYE_AND_ANOTHER = 6  # and this big, when the group encloses another region
+BIG_EYE = 7  # an enclosed region this big makes a group alive by itself (big-eye rule: empty points;
+#              an opponent group's eye in the eye-space rule: all its points)
+BIG_EYE_AND_ANOTHER = 6  # and this big, when the group encloses another region (empty points)
 SMALL_EYE = 8  # enclosed regions up to this size are a walled-in group's eyes
 FEW_STONES = 3  # opponent stones too few to live inside a big eye
 
@@ -64,9 +65,7 @@ def eyeless_dead(topology: Topology, statuses: dict) -> dict:
                 dead.update(blocks)
     if not dead:
         return statuses
-    out = dict(statuses)
-    for b in dead:
-        out[b] = out[b].turned(False, "eyespace")
+    out = turn(statuses, dict.fromkeys(dead, False), "eyespace")
     prisoners = {o for b in dead for o in topology.blocks[b].opponents if not out[o].alive}
     return revive_uncaptured(topology, out, prisoners)
 
@@ -105,7 +104,8 @@ def _members(groups: dict[int, int]) -> dict[int, list[int]]:
 
 
 def _eyes(topology: Topology, color: int, blocks: list[int], alive: list[bool]) -> list[tuple[str, int]]:
-    """(kind, points) of every region the group encloses alone: kind 'false', 'one' or 'two'."""
+    """(kind, points) of every region the group encloses alone with no living opponent stone in
+    it: kind 'false', 'one' or 'two'."""
     mine, out = set(blocks), []
     for cer in topology.cers[color]:
         if not cer.blocks or not set(cer.blocks) <= mine or any(alive[i] for i in cer.inner_blocks):
@@ -133,7 +133,7 @@ def _false_eye(topology: Topology, point: int, color: int, alive: list[bool]) ->
 
 def _one_eye_four(topology: Topology, points: list[int], color: int) -> bool:
     """A four-point region that makes one eye at most: square, pyramid with the opponent on its
-    centre, or already holding a block of two opponent stones. (Stones of two blocks are taken
+    centre, or holding opponent stones that are all one block of two or more. (Stones of two blocks are taken
     one at a time, and the capturing stones may split the space into two eyes.)"""
     n, pts = topology.size, set(points)
     rows, cols = {p // n for p in pts}, {p % n for p in pts}
@@ -173,14 +173,14 @@ def _dies(topology: Topology, color: int, blocks: list[int], group_of: dict[int,
     of those groups live on their own."""
     if benson & set(blocks) or _two_eyes(topology, color, blocks, alive):
         return False
-    liberties = set().union(*(_room(topology, b, gone) for b in blocks))
+    room = set().union(*(_room(topology, b, gone) for b in blocks))  # the group's
     rooms = {o: _room(topology, o, gone) for b in blocks for o in topology.blocks[b].opponents if alive[o]}
     # Blocks whose one point of room is the group's are taken first: no race, and eye space.
-    taken = {o for o, room in rooms.items() if len(room) == 1 and room <= liberties} if len(liberties) >= 2 else set()
+    taken = {o for o, theirs in rooms.items() if len(theirs) == 1 and theirs <= room} if len(room) >= 2 else set()
     if taken and _two_eyes(topology, color, blocks, [a and i not in taken for i, a in enumerate(alive)]):
         return False
     around = rooms.keys() - taken
-    if not around or any(rooms[o] <= liberties for o in around):
+    if not around or any(rooms[o] <= room for o in around):
         return False  # no living opponent, or seki or a capturing race
     for g in {group_of[o] for o in around}:
         if g not in lives:
@@ -206,7 +206,7 @@ def enclosed_alive(topology: Topology, statuses: dict) -> dict:
         if len(real) >= 2:
             turned.update(dict.fromkeys(blocks, True))
             turned.update({o: False for cer in real for o in cer.inner_blocks})
-    return _turn(statuses, turned, "eyes")
+    return turn(statuses, turned, "eyes")
 
 
 def big_eye_alive(topology: Topology, statuses: dict) -> dict:
@@ -222,7 +222,7 @@ def big_eye_alive(topology: Topology, statuses: dict) -> dict:
             if len(cer.empty) >= (BIG_EYE_AND_ANOTHER if another else BIG_EYE) and living[i] <= FEW_STONES:
                 turned.update(dict.fromkeys(blocks, True))
                 turned.update(dict.fromkeys(cer.inner_blocks, False))
-    return _turn(statuses, turned, "big-eye")
+    return turn(statuses, turned, "big-eye")
 
 
 def _dead_groups(topology: Topology, statuses: dict):
@@ -248,15 +248,3 @@ def _false_eye_region(topology: Topology, cer, color: int, alive: list[bool]) ->
     """A one-point region with no stone in it that living opponent stones make a false eye."""
     return len(cer.points) == 1 and not cer.inner_blocks and _false_eye(topology, int(cer.points[0]), color, alive)
 
-
-def _turn(statuses: dict, turned: dict[int, bool], source: str) -> dict:
-    """``statuses`` with the blocks in ``turned`` decided again by ``source``; blocks that keep
-    their status, and blocks Benson settled, are left as they were."""
-    changed = {b: now for b, now in turned.items()
-               if statuses[b].alive != now and statuses[b].source != "benson"}
-    if not changed:
-        return statuses
-    out = dict(statuses)
-    for b, now in changed.items():
-        out[b] = out[b].turned(now, source)
-    return out

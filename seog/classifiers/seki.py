@@ -11,7 +11,7 @@ capture leaves has room for two eyes, and the seki holds.
 
 from __future__ import annotations
 
-from seog.classifiers.status import JUDGED_BY_NETS
+from seog.classifiers.status import JUDGED_BY_NETS, turn
 from seog.features.coords import adjacent
 from seog.features.topology import Topology
 
@@ -21,13 +21,9 @@ MIN_OPPONENT = 4  # smaller opponent blocks may be thrown in (KataGo-labelled ar
 def seki_alive(topology: Topology, statuses: dict) -> dict:
     """Statuses with the blocks called dead by the nets that are in a mutual seki alive again
     (source ``seki``)."""
-    out = dict(statuses)
-    for block in topology.blocks:
-        st = statuses[block.id]
-        if st.alive or st.source not in JUDGED_BY_NETS or not _in_seki(topology, block, statuses):
-            continue
-        out[block.id] = st.turned(True, "seki")
-    return out
+    return turn(statuses, {block.id: True for block in topology.blocks
+                           if not statuses[block.id].alive and statuses[block.id].source in JUDGED_BY_NETS
+                           and _in_seki(topology, block, statuses)}, "seki")
 
 
 def _in_seki(topology: Topology, block, statuses: dict) -> bool:

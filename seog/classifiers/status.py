@@ -37,8 +37,10 @@ JUDGED_BY_NETS = ("model", "refiner")  # the sources the later rules may overtur
 class BlockStatus:
     """The decision for one block: ``alive``, who decided it (``source``: 'benson', 'atari',
     'capturers-dead', 'model', 'refiner', 'reading', 'eyespace', 'seki', 'eyes', 'big-eye', 'heuristic',
-    'markup' or 'override'), the model's probability that it is alive (None for static decisions) and
-    whether that probability is near the decision boundary."""
+    'markup' or 'override'), the nets' probability that it is alive (None for static decisions) and
+    whether that probability is near the decision boundary. A rule after the nets changes
+    ``alive`` and ``source`` but keeps the nets' probability and flag, so they may disagree
+    with ``alive``."""
 
     block: int
     color: int
@@ -55,6 +57,20 @@ class BlockStatus:
     def turned(self, alive: bool, source: str) -> BlockStatus:
         """The same block decided again by a later pass, keeping the model's probability and flag."""
         return replace(self, alive=alive, source=source)
+
+
+def turn(statuses: dict[int, BlockStatus], turned: dict[int, bool], source: str) -> dict[int, BlockStatus]:
+    """``statuses`` with the blocks in ``turned`` decided again by ``source``: the one way the
+    rules after the nets write a verdict. Blocks that keep their status, and blocks Benson
+    settled, are left as they were."""
+    changed = {b: now for b, now in turned.items()
+               if statuses[b].alive != now and statuses[b].source != "benson"}
+    if not changed:
+        return statuses
+    out = dict(statuses)
+    for b, now in changed.items():
+        out[b] = out[b].turned(now, source)
+    return out
 
 
 def static_statuses(topology: Topology) -> dict[int, BlockStatus]:
@@ -160,17 +176,15 @@ def read_dead(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int,
     are the other blocks of their chain (``read_candidates`` says which blocks are read)."""
     from seog.features.reading import Reader
 
-    out, reader = dict(statuses), None
+    turned: dict[int, bool] = {}
+    reader = None
     for b in read_candidates(topology, statuses):
-        if not out[b].alive:
+        if b in turned:
             continue  # already down with its chain
         reader = reader or Reader(topology.grid)
         if reader.dead(topology.blocks[b].points):
-            for m in topology.chains[topology.blocks[b].chain].blocks:
-                st = out[m]
-                if st.alive and st.source != "benson":
-                    out[m] = st.turned(False, "reading")
-    return out
+            turned.update(dict.fromkeys(topology.chains[topology.blocks[b].chain].blocks, False))
+    return turn(statuses, turned, "reading")
 
 
 def read_candidates(topology: Topology, statuses: dict[int, BlockStatus],
@@ -197,8 +211,8 @@ def read_candidates(topology: Topology, statuses: dict[int, BlockStatus],
 def revive_uncaptured(topology: Topology, statuses: dict[int, BlockStatus],
                       blocks=None) -> dict[int, BlockStatus]:
     """A capture needs a living capturer: a block called dead is alive (``capturers-dead``) when
-    every opponent block next to it is dead for another reason than atari (a stone in atari
-    among dead stones, whose owner will take them). ``blocks`` are the ids to look at; by
+    every opponent block next to it is dead for another reason than atari (an opponent in atari
+    among dead stones is one its owner will take). ``blocks`` are the ids to look at; by
     default, those settled dead for being in atari."""
     if blocks is None:
         blocks = [b for b, st in statuses.items() if st.source == "atari"]

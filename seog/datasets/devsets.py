@@ -13,17 +13,18 @@ OGS ``.game`` boards with their removal maps.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from sgfmill import sgf as sgfmill_sgf
 
-from seog.datasets.labels import LabelError, check_on_stones, mask_from_sgf
+from seog.datasets.labels import LabelError, block_labels, check_on_stones, mask_from_sgf, read_teacher
 from seog.features import sgf
 from seog.features.board import Board, IllegalPosition
 from seog.features.coords import BLACK, WHITE
+from seog.features.topology import Topology, analyze
 
 
 @dataclass
@@ -75,6 +76,24 @@ def read(folder: str | Path) -> tuple[list[Position], list[Skipped]]:
     folder = Path(folder)
     items = list(_read_ogs(folder) if kind(folder) == "ogs" else _read_sgf(folder))
     return ([p for p in items if isinstance(p, Position)], [s for s in items if isinstance(s, Skipped)])
+
+
+def labelled(folders: Iterable[str | Path], teacher: str | Path | None = None
+             ) -> Iterator[tuple[str, str, Topology, np.ndarray]]:
+    """(source, name, topology, 1 alive / 0 dead per block) for every position of the dev sets
+    (the marks; source: the folder's name), then every consistent game of a KataGo-labelled
+    archive (source 'archive'): the positions the evidence tools weigh a rule on."""
+    for folder in folders:
+        source = Path(folder).name
+        for position in read(folder)[0]:
+            topology = analyze(position.board.grid)
+            yield source, position.name, topology, block_labels(topology, position.dead)[0]
+    if teacher:
+        for label in read_teacher(teacher, "katago").values():
+            if label.consistent:
+                topology = analyze(Board.from_rows(label.record["final_board"]).grid)
+                dead = mask_from_sgf(label.dead, topology.size)
+                yield "archive", label.name, topology, block_labels(topology, dead)[0]
 
 
 def _read_sgf(folder: Path) -> Iterator[Position | Skipped]:
