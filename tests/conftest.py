@@ -66,7 +66,11 @@ def decided_game(folder: str, name: str):
     from seog.features.topology import analyze
     from seog.scoring.score import default_model
 
-    position = read(shared_dir(folder) / f"{name}.sgf")[0][0]
+    path = shared_dir(folder) / f"{name}.sgf"
+    if path.exists():
+        position = read(path)[0][0]
+    else:  # a folder of another format (OGS .game files)
+        position = next(p for p in read(shared_dir(folder))[0] if p.name == name)
     topo = analyze(position.board.grid)
     return topo, block_labels(topo, position.dead)[0], decide(topo, default_model())
 

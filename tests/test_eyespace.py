@@ -105,14 +105,13 @@ def test_big_dead_groups_of_real_games(folder, name, stones):
 
 def test_the_seki_patterns_of_the_ogs_set_stay_alive():
     from seog.datasets.devsets import read
-    from seog.scoring.score import default_model
 
-    positions = [p for p in read(shared_dir("ogs-score-estimator"))[0] if "seki" in p.name]
-    assert len(positions) >= 4
-    for position in positions:
-        topo = analyze(position.board.grid)
-        statuses = decide(topo, default_model())
-        assert not any(s.source == "eyespace" for s in statuses), position.name
+    names = [p.name for p in read(shared_dir("ogs-score-estimator"))[0] if "seki" in p.name]
+    assert len(names) >= 4
+    for name in names:
+        _, truth, statuses = decided_game("ogs-score-estimator", name)
+        assert not any(s.source == "eyespace" for s in statuses), name
+        assert all(s.alive == bool(truth[s.block]) for s in statuses), name
 
 
 def test_two_single_stones_in_a_four_point_space_leave_room_for_two_eyes():

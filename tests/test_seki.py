@@ -2,7 +2,7 @@
 where neither side can fill one, is alive."""
 
 from conftest import SEKI_CORNER, at, board, decided_game, verdicts
-from seog.classifiers.seki import seki_alive
+from seog.classifiers.seki import _can_fill, seki_alive
 from seog.classifiers.status import BlockStatus
 from seog.features.topology import analyze
 
@@ -38,6 +38,15 @@ def test_a_seki_on_three_shared_liberties_is_alive():
     opened = analyze(board(THREE_SHARED.replace("X X X . O X . . .\n", "X X X . O . . . .\n", 1)).grid)
     corner = at(opened, 8, 0)  # White's E3 now has F3: White can fill and keep a liberty of its own
     assert not seki_alive(opened, verdicts(opened, dead={corner.id}))[corner.id].alive
+
+
+def test_a_fill_is_safe_only_when_it_gains_a_liberty_that_is_not_shared():
+    shared_points = [6 * 9 + 3, 7 * 9 + 3, 8 * 9 + 3]  # D3, D2, D1
+    topo = analyze(board(THREE_SHARED).grid)
+    assert not any(_can_fill(topo, p, c, set(shared_points)) for p in shared_points for c in (1, -1))
+    opened = analyze(board(THREE_SHARED.replace("X X X . O X . . .\n", "X X X . O . . . .\n", 1)).grid)
+    assert _can_fill(opened, shared_points[0], -1, set(shared_points))  # White reaches F3
+    assert not _can_fill(opened, shared_points[0], 1, set(shared_points))
 
 
 THROW_IN = """
@@ -84,7 +93,7 @@ def test_a_seki_on_four_shared_liberties_inside_a_big_group():
     # the players marked Black dead, so only White's stones agree with the marks.
     topo, truth, statuses = decided_game("kgs-2017-q1", "2017-02-18-44")
     by_block = {s.block: s for s in statuses}
-    white, black = topo.block_at(7 * 19 + 5), topo.block_at(3 * 19 + 5)  # F12, F16
+    white, black = at(topo, 7, 5), at(topo, 3, 5)  # F12, F16
     assert (white.size, black.size) == (3, 31)
     assert by_block[white.id].alive and by_block[white.id].source == "seki" and truth[white.id]
     assert by_block[black.id].alive
