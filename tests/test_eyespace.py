@@ -103,6 +103,18 @@ def test_big_dead_groups_of_real_games(folder, name, stones):
     assert all(s.alive == bool(truth[s.block]) for s in statuses)
 
 
+def test_a_big_eye_walled_by_a_prisoner_kills_the_group_inside():
+    # Black's 27 stones at the top (F19, F17, M17, J15) have false eyes at G17 and J16 and one
+    # eye around White's K14 and L14. White's group around them (R19, K18, O17) has a big eye on
+    # the top edge (K19-Q19), walled in by White's J19, which Black holds in atari. If Black
+    # dies, J19 lives and the eye is whole: Black is dead, J19 and K14 alive, as the marks say.
+    topo, truth, statuses = decided_game("gnugo-regression-games", "yagr-nigiri")
+    black = [s for s in statuses if s.color == 1 and s.source == "eyespace"]
+    assert sorted(len(s.points) for s in black) == [1, 8, 9, 9]
+    assert all(statuses[at(topo, *p).id].alive for p in ((0, 8), (5, 9)))  # J19, K14
+    assert all(s.alive == bool(truth[s.block]) for s in statuses)
+
+
 def test_the_seki_patterns_of_the_ogs_set_stay_alive():
     from seog.datasets.devsets import read
 

@@ -15,7 +15,8 @@ opponent stone in them, each classed by shape:
 A group with no room for two eyes is dead when it borders a living opponent block, no such
 block has all its *room* among the group's (that is seki, or a capturing race), and every
 opponent group next to it lives on its own: it holds a block alive by Benson's algorithm, two
-eyes, or one eye of ``BIG_EYE`` points or more. An opponent block next to the group whose one
+eyes, or one eye of ``BIG_EYE`` points or more. That big eye may be walled in part by opponent
+stones the group holds as prisoners (called dead next to it): if the group dies, they live. An opponent block next to the group whose one
 point of room is the group's races nothing when the group has two points of room or more: the
 group takes it first, and its points count as eye space. A block's room is its liberties once the dead
 stones are taken off: its liberties and the points of the opponent blocks next to it that are
@@ -182,14 +183,21 @@ def _dies(topology: Topology, color: int, blocks: list[int], group_of: dict[int,
     around = rooms.keys() - taken
     if not around or any(rooms[o] <= room for o in around):
         return False  # no living opponent, or seki or a capturing race
+    prisoners = sorted({o for b in blocks for o in topology.blocks[b].opponents if not alive[o]})
     for g in {group_of[o] for o in around}:
+        theirs = opponents[g]
         if g not in lives:
-            theirs = opponents[g]
             eyes = [size for kind, size in _eyes(topology, -color, theirs, alive) if kind != "false"]
             lives[g] = bool(benson & set(theirs)) or len(eyes) >= 2 or any(size >= BIG_EYE for size in eyes)
-        if not lives[g]:
+        if not lives[g] and not _big_eye(topology, -color, theirs + prisoners, alive):
             return False
     return True
+
+
+def _big_eye(topology: Topology, color: int, walls: list[int], alive: list[bool]) -> bool:
+    """Do ``walls`` enclose alone a region of ``BIG_EYE`` points or more with no living opponent
+    stone in it?"""
+    return any(kind != "false" and size >= BIG_EYE for kind, size in _eyes(topology, color, walls, alive))
 
 
 def enclosed_alive(topology: Topology, statuses: dict) -> dict:
