@@ -29,12 +29,12 @@ def test_passes_and_off_board_points():
         coords.from_gtp("K10", 9)
 
 
-def test_neighbour_table_points_at_the_wall_on_the_edge():
+def test_a_corner_has_two_walls_among_its_neighbour_offsets():
     size = 9
     corner = coords.to_flat(0, 0, size)
     from seog.features.board import Board
     b = Board(size)
-    walls = [n for n in coords.neighbour_table(size)[corner] if b.stones[n] == coords.BORDER]
+    walls = [corner + d for d in coords.neighbour_offsets(size) if b.stones[corner + d] == coords.BORDER]
     assert len(walls) == 2
 
 

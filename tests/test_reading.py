@@ -101,7 +101,7 @@ def test_reading_never_raises_on_random_boards(size):
 
 
 def test_read_dead_needs_living_capturers():
-    from seog.classifiers.status import read_dead
+    from seog.classifiers.reading import read_dead
 
     topo = analyze(board(ONE_EYE).grid)
     group = at(topo, 3, 0)
@@ -113,7 +113,7 @@ def test_read_dead_needs_living_capturers():
 
 
 def test_read_dead_leaves_small_blocks_to_the_model():
-    from seog.classifiers.status import READ_MIN_STONES, read_dead
+    from seog.classifiers.reading import READ_MIN_STONES, read_dead
 
     # Two black stones with a two-point eye in the corner: capturable, but small.
     small = """

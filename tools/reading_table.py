@@ -1,5 +1,5 @@
 """Which blocks tactical reading proves dead, by size, and whether the truth agrees: the evidence
-for the smallest block ``status.read_dead`` reads. Every block ``status.read_candidates`` would
+for the smallest block ``reading.read_dead`` reads. Every block ``reading.read_candidates`` would
 read at any size is searched (no chain rule), on the dev sets (the players' marks) and on the
 consistent games of the KataGo-labelled archive.
 
@@ -12,19 +12,19 @@ from __future__ import annotations
 import argparse
 import collections
 
-from seog.classifiers import status
+from seog.classifiers import reading, status
 from seog.classifiers.model_file import load_default
 from seog.datasets import devsets
-from seog.features import reading
+from seog.features.reading import Reader
 
 
 def proofs(topology, truth, model, counts: collections.Counter, source: str) -> None:
     """Count the blocks the search proves dead, by size (4 = four or more) and truth."""
     statuses = {st.block: st for st in status.decide(topology, model, rules=())}
-    shipped = status.read_candidates(topology, statuses)
-    smaller = [b for b in status.read_candidates(topology, statuses, min_stones=1) if b not in shipped]
+    shipped = reading.read_candidates(topology, statuses)
+    smaller = [b for b in reading.read_candidates(topology, statuses, min_stones=1) if b not in shipped]
     for blocks in (shipped, smaller):  # each with its own budget, so small blocks cannot use up
-        reader = reading.Reader(topology.grid)  # the one the shipped rule spends on big ones
+        reader = Reader(topology.grid)  # the one the shipped rule spends on big ones
         for b in blocks:
             points = topology.blocks[b].points
             if reader.dead(points):

@@ -8,7 +8,7 @@ enough (on KataGo-labelled training games, 69 of 192, against 90 of 4,462 safely
 The rest are *unsettled*; a trained cascade decides them when a model is given (``cascade``),
 otherwise ``heuristic`` does. A model with an ownership refiner (``refiner``) then reads the
 whole board with every verdict and decides every block Benson does not settle. Then, in
-order: tactical reading (``features.reading``) calls dead the big blocks called alive that are
+order: tactical reading (``classifiers.reading``) calls dead the big blocks called alive that are
 captured whoever moves first (``reading``); groups called dead that enclose a region too big to
 kill are alive (``big-eye``); the eye-space rule (``eyespace``) kills the groups called alive
 that have no room for two eyes among opponents that live on their own; blocks called dead that
@@ -28,8 +28,6 @@ from seog.features.benson import unconditionally_alive
 from seog.features.topology import FOUR, Topology
 
 ALIVE, DEAD = "alive", "dead"
-READ_MIN_STONES, READ_MAX_LIBERTIES = 4, 3  # the blocks that tactical reading may call dead
-READ_MAX_CHAIN_LIBERTIES = 5  # more, and the block's chain has room to connect out
 JUDGED_BY_NETS = ("model", "refiner")  # the sources the later rules may overturn
 
 
@@ -165,47 +163,11 @@ def later_passes() -> list:
         enclosed_alive,
         eyeless_dead,
     )
+    from seog.classifiers.reading import read_dead
     from seog.classifiers.seki import seki_alive
 
     return [("reading", read_dead), ("big-eye", big_eye_alive), ("eyespace", eyeless_dead), ("seki", seki_alive),
             ("eyes", enclosed_alive)]
-
-
-def read_dead(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int, BlockStatus]:
-    """Blocks called alive that tactical reading captures whoever moves first are dead, and so
-    are the other blocks of their chain (``read_candidates`` says which blocks are read)."""
-    from seog.features.reading import Reader
-
-    turned: dict[int, bool] = {}
-    reader = None
-    for b in read_candidates(topology, statuses):
-        if b in turned:
-            continue  # already down with its chain
-        reader = reader or Reader(topology.grid)
-        if reader.dead(topology.blocks[b].points):
-            turned.update(dict.fromkeys(topology.chains[topology.blocks[b].chain].blocks, False))
-    return turn(statuses, turned, "reading")
-
-
-def read_candidates(topology: Topology, statuses: dict[int, BlockStatus],
-                    min_stones: int = READ_MIN_STONES) -> list[int]:
-    """The blocks tactical reading looks at, likeliest deaths first (fewest liberties, then
-    biggest), so that they come before the search's budget runs out.
-
-    A block is read when it is called alive (not by Benson), has ``min_stones`` or more stones
-    and at most ``READ_MAX_LIBERTIES`` liberties (``READ_MAX_CHAIN_LIBERTIES`` for its chain:
-    with more it connects out), and every opponent block next to it is alive (a capture needs
-    living capturers). Big one-eyed groups short of liberties are what the nets miss, while
-    stones of one to three that can be taken are often counted alive: on the KataGo-labelled
-    archive, reading them disagreed with KataGo 53 times out of 62 (docs/model.md).
-    """
-    blocks, chains = topology.blocks, topology.chains
-    chosen = [b for b, st in statuses.items()
-              if st.alive and st.source != "benson" and len(blocks[b].points) >= min_stones
-              and len(blocks[b].liberties) <= READ_MAX_LIBERTIES
-              and len(chains[blocks[b].chain].liberties) <= READ_MAX_CHAIN_LIBERTIES
-              and all(statuses[o].alive for o in blocks[b].opponents)]
-    return sorted(chosen, key=lambda b: (len(blocks[b].liberties), -len(blocks[b].points)))
 
 
 def revive_uncaptured(topology: Topology, statuses: dict[int, BlockStatus],

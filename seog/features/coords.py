@@ -100,24 +100,10 @@ def rc_to_gtp(row: int, col: int, size: int) -> str:
 
 
 @cache
-def board_points(size: int) -> np.ndarray:
-    """Flat indices of the size*size points of the board, row-major from the top left."""
-    rows, cols = np.divmod(np.arange(size * size), size)
-    return ((rows + 1) * (size + 2) + cols + 1).astype(np.intp)
-
-
-@cache
 def neighbour_offsets(size: int) -> tuple[int, int, int, int]:
+    """Flat offsets of the four neighbours (up, left, right, down) on the padded board."""
     s = size + 2
     return (-s, -1, 1, s)
-
-
-@cache
-def neighbour_table(size: int) -> np.ndarray:
-    """(padded length, 4) array: the four neighbours of every flat point (wall points included)."""
-    n = (size + 2) ** 2
-    idx = np.arange(n)[:, None] + np.array(neighbour_offsets(size))[None, :]
-    return np.clip(idx, 0, n - 1).astype(np.intp)
 
 
 @cache
