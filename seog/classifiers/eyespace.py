@@ -15,12 +15,13 @@ opponent stone in them, each classed by shape:
 A group with no room for two eyes is dead when it borders a living opponent block, no such
 block has all its *room* among the group's (that is seki, or a capturing race), and every
 opponent group next to it lives on its own: it holds a block alive by Benson's algorithm, two
-eyes, or one eye of ``BIG_EYE`` points or more. That big eye may be walled in part by opponent
-stones the group holds as prisoners (called dead next to it): if the group dies, they live. An opponent block next to the group whose one
-point of room is the group's races nothing when the group has two points of room or more: the
-group takes it first, and its points count as eye space. A block's room is its liberties once the dead
-stones are taken off: its liberties and the points of the opponent blocks next to it that are
-dead and not flagged uncertain (a doubtful verdict must not break up a seki). Opponent stones
+eyes, or one eye of ``BIG_EYE`` points or more. That big eye may be walled in part by the
+group's prisoners (opponent stones called dead next to it): if the group dies, they live. Smaller
+eyes may not: a prisoner in atari walling two points makes a ko or a snapback there, not an eye.
+An opponent block next to the group whose one point of room is the group's races nothing when
+the group has two points of room or more: the group takes it first, and its points count as eye
+space. A block's room is its liberties once the dead stones are taken off: its liberties and the
+points of the opponent blocks next to it that are dead and not flagged uncertain (a doubtful verdict must not break up a seki). Opponent stones
 called dead next to the group whose neighbours are now all dead are alive again
 (``status.revive_uncaptured``).
 
