@@ -3,7 +3,7 @@ with and without eye space, in one process.
 
 For the first ``--games`` KGS dev positions: each pass of ``status.later_passes`` after reading,
 timed on the output of the passes before it (fastest of ``--repeat`` runs each), then
-``status.decide`` (topology, nets and rules) with the eye-space rule and without it,
+``status.decide`` (topology, nets and the passes after them) with the eye-space rule and without it,
 alternating ``--rounds`` times so that drifts of the machine hit both.
 
     python benchmarks/bench_eyespace.py [--games 100] [--repeat 3] [--rounds 2]
@@ -46,7 +46,7 @@ def main() -> int:
     statuses = []
     for position in positions:
         topology = analyze(position.board.grid)
-        statuses.append((topology, {st.block: st for st in status.decide(topology, model, rules=())}))
+        statuses.append((topology, {st.block: st for st in status.decide(topology, model, passes=())}))
     print(f"{len(positions)} positions of {KGS}, fastest of {args.repeat} each")
     for name, run in status.later_passes():  # each pass timed on the output of the ones before
         if name in LABELS:
@@ -57,8 +57,8 @@ def main() -> int:
     everything = [name for name, _ in status.later_passes()]
     without_rule = [name for name in everything if name != "eyespace"]
 
-    def whole(rules: list[str]) -> float:
-        return float(np.median([fastest(lambda q=q: status.decide(analyze(q.board.grid), model, rules=rules),
+    def whole(passes: list[str]) -> float:
+        return float(np.median([fastest(lambda q=q: status.decide(analyze(q.board.grid), model, passes=passes),
                                         args.repeat) for q in positions])) * 1e3
 
     for r in range(args.rounds):

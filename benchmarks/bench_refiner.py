@@ -58,9 +58,9 @@ def main() -> int:
             "decide, + the rules after the nets": []}
     for grid in grids:
         rows["topology.analyze (baseline)"].append(fastest(analyze, grid, args.repeat))
-        rows["decide, cascade alone"].append(fastest(lambda g: decide(analyze(g), cascade, rules=()), grid,
+        rows["decide, cascade alone"].append(fastest(lambda g: decide(analyze(g), cascade, passes=()), grid,
                                                      args.repeat))
-        rows["decide, cascade + refiner"].append(fastest(lambda g: decide(analyze(g), full, rules=()), grid,
+        rows["decide, cascade + refiner"].append(fastest(lambda g: decide(analyze(g), full, passes=()), grid,
                                                          args.repeat))
         rows["decide, + the rules after the nets"].append(fastest(lambda g: decide(analyze(g), full), grid, args.repeat))
     base = statistics.median(rows["topology.analyze (baseline)"])

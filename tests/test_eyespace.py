@@ -149,7 +149,7 @@ def test_a_doubtful_dead_neighbour_does_not_break_a_seki():
     from seog.scoring.score import default_model
 
     topo = analyze(_example_9x9().board.grid)
-    statuses = decide(topo, default_model(), rules=[name for name, _ in later_passes() if name != "big-eye"])
+    statuses = decide(topo, default_model(), passes=[name for name, _ in later_passes() if name != "big-eye"])
     wall, f9 = statuses[at(topo, 0, 2).id], statuses[at(topo, 0, 5).id]
     assert not wall.alive and wall.uncertain
     assert f9.source != "eyespace" and f9.alive

@@ -26,7 +26,7 @@ def compare(topology, truth, model, counts: collections.Counter, source: str, na
             rule: str = "eyespace") -> None:
     """Count the blocks and positions the pass changes, and whether the truth agrees."""
     earlier = list(PASSES)[:list(PASSES).index(rule)]
-    before = {st.block: st for st in status.decide(topology, model, rules=earlier)}
+    before = {st.block: st for st in status.decide(topology, model, passes=earlier)}
     after = PASSES[rule](topology, before)
     turned = [b for b in after if after[b].alive != before[b].alive]
     if not turned:

@@ -20,7 +20,7 @@ from seog.features.reading import Reader
 
 def proofs(topology, truth, model, counts: collections.Counter, source: str) -> None:
     """Count the blocks the search proves dead, by size (4 = four or more) and truth."""
-    statuses = {st.block: st for st in status.decide(topology, model, rules=())}
+    statuses = {st.block: st for st in status.decide(topology, model, passes=())}
     shipped = reading.read_candidates(topology, statuses)
     smaller = [b for b in reading.read_candidates(topology, statuses, min_stones=1) if b not in shipped]
     for blocks in (shipped, smaller):  # each with its own budget, so small blocks cannot use up

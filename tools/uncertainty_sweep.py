@@ -33,7 +33,7 @@ def main(argv: list[str]) -> int:
         statuses = decide(topology, model)
         wrong.append(any(s.alive != bool(truth[s.block]) for s in statuses))
         margins = [abs(s.p_alive - 0.5) for s in statuses if s.p_alive is not None]
-        if cascade is not None and any(s.uncertain for s in decide(topology, cascade, rules=())):
+        if cascade is not None and any(s.uncertain for s in decide(topology, cascade, passes=())):
             margins.append(0.0)  # flagged by the cascade whatever the refiner's margin
         closest.append(min(margins, default=0.5))
     wrong, closest = np.array(wrong), np.array(closest)

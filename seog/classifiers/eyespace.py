@@ -112,13 +112,13 @@ def _eyes(topology: Topology, color: int, blocks: list[int], alive: list[bool]) 
     for cer in topology.cers[color]:
         if not cer.blocks or not set(cer.blocks) <= mine or any(alive[i] for i in cer.inner_blocks):
             continue
-        points = [int(p) for p in cer.points]
+        size = len(cer.points)
         if _false_eye_region(topology, cer, color, alive):
             out.append(("false", 1))
-        elif len(points) <= 3 or (len(points) == 4 and _one_eye_four(topology, points, color)):
-            out.append(("one", len(points)))
+        elif size <= 3 or (size == 4 and _one_eye_four(topology, cer.points.tolist(), color)):
+            out.append(("one", size))
         else:
-            out.append(("two", len(points)))
+            out.append(("two", size))
     return out
 
 
@@ -198,7 +198,7 @@ def _dies(topology: Topology, color: int, blocks: list[int], group_of: dict[int,
 def _big_eye(topology: Topology, color: int, walls: list[int], alive: list[bool]) -> bool:
     """Do ``walls`` enclose alone a region of ``BIG_EYE`` points or more with no living opponent
     stone in it?"""
-    return any(kind != "false" and size >= BIG_EYE for kind, size in _eyes(topology, color, walls, alive))
+    return any(size >= BIG_EYE for _, size in _eyes(topology, color, walls, alive))
 
 
 def enclosed_alive(topology: Topology, statuses: dict) -> dict:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, replace
+from functools import cache
 
 import numpy as np
 from scipy import ndimage
@@ -28,7 +29,7 @@ from seog.features.benson import unconditionally_alive
 from seog.features.topology import FOUR, Topology
 
 ALIVE, DEAD = "alive", "dead"
-JUDGED_BY_NETS = ("model", "refiner")  # the sources the later rules may overturn
+JUDGED_BY_NETS = ("model", "refiner")  # the verdicts the rules that revive blocks may overturn
 
 
 @dataclass
@@ -58,9 +59,10 @@ class BlockStatus:
 
 
 def turn(statuses: dict[int, BlockStatus], turned: dict[int, bool], source: str) -> dict[int, BlockStatus]:
-    """``statuses`` with the blocks in ``turned`` decided again by ``source``: the one way the
-    rules after the nets write a verdict. Blocks that keep their status, and blocks Benson
-    settled, are left as they were."""
+    """``statuses`` with the blocks in ``turned`` decided again by ``source``: how the rules after
+    the nets write a verdict (besides ``revive_uncaptured``, which brings back the stones of
+    dead capturers). Blocks that keep their status, and blocks Benson settled, are left as they
+    were."""
     changed = {b: now for b, now in turned.items()
                if statuses[b].alive != now and statuses[b].source != "benson"}
     if not changed:
@@ -132,9 +134,9 @@ def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus
     return out
 
 
-def decide(topology: Topology, model=None, rules: Collection[str] | None = None) -> list[BlockStatus]:
+def decide(topology: Topology, model=None, passes: Collection[str] | None = None) -> list[BlockStatus]:
     """A status for every block, in block id order. With a model, the rules of ``later_passes``
-    run after the nets: all of them, or those named in ``rules`` (``()`` for none: the refiner's
+    run after the nets: all of them, or those named in ``passes`` (``()`` for none: the refiner's
     training inputs are the verdicts before them)."""
     settled = static_statuses(topology)
     unsettled = [b.id for b in topology.blocks if b.id not in settled]
@@ -150,12 +152,13 @@ def decide(topology: Topology, model=None, rules: Collection[str] | None = None)
         settled = refine(topology, settled, model.refiner, model.refiner_margin)
     if model is not None:
         for name, run in later_passes():
-            if rules is None or name in rules:
+            if passes is None or name in passes:
                 settled = run(topology, settled)
     return [settled[b.id] for b in topology.blocks]
 
 
-def later_passes() -> list:
+@cache
+def later_passes() -> tuple:
     """The rules that run after the nets, in order, each named by the source it gives:
     ``(name, function of (topology, statuses) -> statuses)``."""
     from seog.classifiers.eyespace import (  # they import this module
@@ -166,8 +169,8 @@ def later_passes() -> list:
     from seog.classifiers.reading import read_dead
     from seog.classifiers.seki import seki_alive
 
-    return [("reading", read_dead), ("big-eye", big_eye_alive), ("eyespace", eyeless_dead), ("seki", seki_alive),
-            ("eyes", enclosed_alive)]
+    return (("reading", read_dead), ("big-eye", big_eye_alive), ("eyespace", eyeless_dead), ("seki", seki_alive),
+            ("eyes", enclosed_alive))
 
 
 def revive_uncaptured(topology: Topology, statuses: dict[int, BlockStatus],

@@ -48,7 +48,7 @@ def example(grid: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray
     from seog.features.topology import analyze
 
     topology = analyze(grid)
-    statuses = {st.block: st for st in decide(topology, _model, rules=())}
+    statuses = {st.block: st for st in decide(topology, _model, passes=())}
     seg, n_segments = segments(topology)
     n = topology.size
     if n > CANVAS:

@@ -10,8 +10,8 @@ budget running out). Only proofs of death are used.
 
 The search works on a padded ``bytearray`` (0 empty, 1 black, 2 white, 3 wall) that it copies
 per move, so it never has to undo one, and whose bytes key the table of positions searched. Its
-liberty walk stops as soon as it has counted enough liberties, where ``Board`` counts them all;
-most of the search's time goes to these walks.
+liberty walk stops as soon as it has counted the liberties it needs; most of the search's time
+goes to these walks.
 """
 
 from __future__ import annotations
