@@ -117,6 +117,41 @@ def test_ko_cannot_be_retaken_at_once(gtp):
     assert gtp.referee.board.prisoners[coords.WHITE] == 1
 
 
+# Three kos between two walls: Black can take at E8 and E2, White at D5 (17 stones each).
+TRIPLE_KO = """
+X . X X O O . . .
+. . X O . O . . .
+. . X X O O . . .
+. . X X O O . . .
+. . X . X O . . .
+. . X X O O . . .
+. . X X O O . . .
+. . X O . O . . .
+. . X X O O . . .
+"""
+# Each side takes in turn where the simple-ko rule lets it; the sixth capture brings back the
+# position the cycle started from, with Black to move.
+CYCLE = ["play b E8", "play w D5", "play b E2", "play w D8", "play b E5", "play w D2"]
+
+
+def test_superko_forbids_the_move_that_closes_a_triple_ko_cycle(gtp):
+    ok(gtp, "boardsize 9")
+    ok(gtp, "seog-rules chinese")
+    for line in moves_of(TRIPLE_KO)[:-2] + CYCLE[:5]:
+        ok(gtp, line)
+    before = gtp.referee.board.to_rows()
+    assert fails(gtp, CYCLE[5]) == "illegal move"  # positional superko
+    assert gtp.referee.board.to_rows() == before
+    ok(gtp, "undo")  # takes back Black's E5, and the position it made with it
+    ok(gtp, CYCLE[4])
+    ok(gtp, "seog-rules aga")  # situational: the start had Black to move, as it would again
+    assert fails(gtp, CYCLE[5]) == "illegal move"
+    ok(gtp, "seog-rules japanese")  # no superko: the cycle may go round
+    for line in [CYCLE[5]] + CYCLE:
+        ok(gtp, line)
+    assert gtp.referee.repetitions() == 3  # the start, and twice round the cycle
+
+
 def test_undo_restores_captured_stones_and_prisoners(gtp):
     ok(gtp, "boardsize 5")
     for line in ("play w A1", "play b A2", "play b B1"):

@@ -20,10 +20,14 @@ GNUGO = Path("/usr/games/gnugo")
 needs_gnugo = pytest.mark.skipif(not GNUGO.exists(), reason="GNU Go is not installed")
 
 # A GTP engine whose genmove does what its first argument says: 'pass', 'resign', 'a1' (the
-# same point every time, so its second move is illegal), 'hang', 'die' or 'junk'.
+# same point every time, so its second move is illegal), 'hang', 'die', 'junk', or
+# 'seq:A,B/C,D' (A, B, then C, D over and over).
 SCRIPT = textwrap.dedent('''
-    import sys, time
+    import itertools, sys, time
     mode = sys.argv[1]
+    if mode.startswith("seq:"):
+        first, _, again = mode[4:].partition("/")
+        sequence = itertools.chain(first.split(","), itertools.cycle(again.split(",")))
     for line in sys.stdin:
         words = line.split()
         if not words:
@@ -38,7 +42,8 @@ SCRIPT = textwrap.dedent('''
                 time.sleep(600)
             if mode == "die":
                 sys.exit(3)
-            answer = {"a1": "A1", "resign": "resign", "junk": "banana"}.get(mode, "pass")
+            answer = next(sequence) if mode.startswith("seq:") else \\
+                {"a1": "A1", "resign": "resign", "junk": "banana"}.get(mode, "pass")
         elif name == "version" and mode == "noversion":
             sys.stdout.write("?" + ident + " unknown command\\n\\n")
             sys.stdout.flush()
@@ -114,6 +119,23 @@ def test_two_passes_on_an_empty_board_are_counted(script, tmp_path):
                          rules="chinese", out=tmp_path, model=None)
     records, _, _ = run_match(config, log=lambda s: None)
     assert records[0].result == "W+7.5" and records[0].reason == "two passes" and records[0].moves == 2
+
+
+def test_a_triple_ko_cycle_forfeits_under_superko_and_is_void_without_it(script, tmp_path):
+    """Both engines build three kos (``test_gtp.TRIPLE_KO``), then take in turn for ever."""
+    black = "seq:A9,C9,D9,C8,C7,D7,C6,D6,C5,E5,C4,D4,C3,D3,C2,C1,D1/E8,E2,E5"
+    white = "seq:E9,F9,D8,F8,E7,F7,E6,F6,F5,E4,F4,E3,F3,D2,F2,E1,F1/D5,D8,D2"
+    config = MatchConfig(black=script(black), white=script(white), games=1, size=9, rules="chinese",
+                         out=tmp_path / "chinese", timeout=10, model=None)
+    (record,), _, _ = run_match(config, log=lambda s: None)
+    # 34 moves build the kos; White's D2, the sixth capture, brings back the position after them.
+    assert record.result == "B+F" and record.moves == 39
+    assert "illegal move D2 at move 40 (it repeats an earlier position, against positional superko)" in record.reason
+    config = MatchConfig(black=script(black), white=script(white), games=1, size=9, rules="japanese",
+                         out=tmp_path / "japanese", timeout=10, model=None)
+    (record,), _, _ = run_match(config, log=lambda s: None)
+    assert record.result == "Void" and record.moves == 46 and "third time (a ko cycle)" in record.reason
+    assert sgf.load(record.path).result == "Void"
 
 
 def test_a_hanging_or_dying_engine_forfeits_and_the_match_goes_on(script, tmp_path):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable
 from typing import BinaryIO, TextIO
 
@@ -89,6 +90,10 @@ class Referee:
         self.setup: list[tuple[int, int]] = []
         self.handicap = 0
         self._history: list[Board] = []
+        # Superko: how often each (stones, side to move) has occurred, the start and every move on
+        # the board; per move the key it added (None for a pass), so undo can take it back.
+        self._seen: Counter = Counter()
+        self._keys: list[tuple[bytes, int] | None] = []
         self._cached = None
 
     def set_size(self, size: int) -> None:
@@ -100,19 +105,45 @@ class Referee:
         return self.rules.default_komi if self.komi is None else float(self.komi)
 
     def play(self, color: int, point: int | None) -> int:
-        """Play a move (None passes); return the stones it captured. Raises IllegalMove."""
+        """Play a move (None passes); return the stones it captured. Raises IllegalMove, also for
+        a move the rules' superko forbids."""
         before = self.board.copy()
         captured = self.board.play(color, point)
+        if not self.moves:  # the position the game starts from: empty, handicap or setup stones
+            self._seen = Counter({(before.grid.tobytes(), color): 1})
+        key = None if point is None else (self.board.grid.tobytes(), -color)
+        if key and self._repeats(key):
+            self.board = before
+            raise IllegalMove(f"it repeats an earlier position, against {self.rules.superko} superko")
+        if key:
+            self._seen[key] += 1
+        self._keys.append(key)
         self._history.append(before)
         self.moves.append((color, point))
         self._cached = None
         return captured
+
+    def _repeats(self, key: tuple[bytes, int]) -> bool:
+        """Would the position ``key`` (stones, side to move) break the rules' superko?"""
+        stones, _ = key
+        if self.rules.superko == "positional":
+            return self._seen[(stones, BLACK)] + self._seen[(stones, WHITE)] > 0
+        return self.rules.superko == "situational" and self._seen[key] > 0
+
+    def repetitions(self) -> int:
+        """How often the current position, with the same side to move, has occurred in the game
+        (the start and moves on the board); 0 after a pass or a position loaded without its moves."""
+        key = self._keys[-1] if self._keys else None
+        return self._seen[key] if key else 0
 
     def undo(self) -> None:
         if not self._history:
             raise GtpFailure("cannot undo")
         self.board = self._history.pop()
         self.moves.pop()
+        key = self._keys.pop()
+        if key:
+            self._seen[key] -= 1
         self._cached = None
 
     def place_handicap(self, points: list[int]) -> None:
@@ -165,6 +196,8 @@ class Referee:
             self.board = game.board.copy()
             self.moves = list(game.moves)
             self._history.clear()
+            self._keys.clear()
+            self._seen.clear()
         self._cached = None
 
     # ---- scoring ----------------------------------------------------------------------

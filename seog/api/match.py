@@ -1,8 +1,9 @@
 """Matches between two GTP engines, refereed by seog: legality of every move, then the count.
 
 Engine A (``--black``) takes Black in odd games and White in even ones. A game ends after two
-passes in a row, a resignation, a forfeit (an illegal or unreadable move, or an engine that
-dies or does not answer in time), or the move limit. Counted games are scored by ``Referee``;
+passes in a row, a resignation, a forfeit (an illegal or unreadable move, superko included, or
+an engine that dies or does not answer in time), or the move limit. Under rules without superko
+(Japanese, Korean) a position made for the third time is a ko cycle: no result. Counted games are scored by ``Referee``;
 each game is written as an SGF file with the result, the players and the dead stones (TB/TW).
 """
 
@@ -199,15 +200,18 @@ def _move_loop(referee: Referee, seats: dict[int, Seat], config: MatchConfig) ->
         try:
             referee.play(color, point)
         except IllegalMove as exc:
-            raise Forfeit(color, f"illegal move {vertex} at move {len(referee.moves) + 1} (it {exc})") from None
+            raise Forfeit(color, f"illegal move {vertex} at move {len(referee.moves) + 1} ({exc})") from None
         try:
             other.engine.send(f"play {LETTER[color].lower()} {vertex}")
         except EngineRefused as exc:
             return (f"void: engine {other.label} refused {NAME[color]}'s move {vertex}, legal under "
-                    f"simple ko ({exc.message})")
+                    f"{referee.rules.name} rules ({exc.message})")
         except EngineError as exc:
             other.stop()
             raise Forfeit(-color, str(exc)) from None
+        if referee.rules.superko == "none" and referee.repetitions() >= 3:
+            return (f"void: {NAME[color]}'s {vertex} made a position for the third time (a ko cycle), "
+                    f"no result under {referee.rules.name} rules")
         passes = passes + 1 if point is None else 0
         if passes == 2:
             return "two passes"

@@ -1,12 +1,16 @@
 """Rule sets: how a final position becomes points, and how RU strings map onto them.
 
-| rules | counts | handicap compensation to White | dead stones removed |
-|---|---|---|---|
-| japanese, korean | territory + prisoners + dead stones; no territory in seki, nor on the points a group must fill once the dame are filled (``count.protective_points``) | none | yes |
-| chinese | area (stones + territory) | one point per handicap stone | yes |
-| aga | area | handicap - 1 | yes |
-| nz | area | none | yes |
-| tromp-taylor | area | none | no: every stone on the board counts |
+| rules | counts | handicap compensation to White | dead stones removed | superko |
+|---|---|---|---|---|
+| japanese, korean | territory + prisoners + dead stones; no territory in seki, nor on the points a group must fill once the dame are filled (``count.protective_points``) | none | yes | none: a cycle is no result |
+| chinese | area (stones + territory) | one point per handicap stone | yes | positional |
+| aga | area | handicap - 1 | yes | situational |
+| nz | area | none | yes | situational |
+| tromp-taylor | area | none | no: every stone on the board counts | positional |
+
+Superko is for refereeing moves, not for the count: *positional* forbids a move that
+recreates any earlier position of the game, *situational* one that recreates an earlier position
+with the same player to move.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ class Rules:
     ``handicap_bonus``: 'none', 'per-stone' or 'per-stone-minus-one';
     ``remove_dead``: dead stones are taken off before counting; ``seki_territory``: empty
     points enclosed by a group in seki count as territory (when False, protective points do not
-    count either: both follow from the Japanese rule that the game ends with the dame filled)."""
+    count either: both follow from the Japanese rule that the game ends with the dame filled);
+    ``superko``: 'none', 'positional' or 'situational' (the module's table)."""
 
     name: str
     area: bool
@@ -28,6 +33,7 @@ class Rules:
     remove_dead: bool = True
     seki_territory: bool = True
     default_komi: float = 7.5
+    superko: str = "none"
 
     def handicap_compensation(self, handicap: int) -> int:
         if handicap < 2 or self.handicap_bonus == "none":
@@ -38,10 +44,10 @@ class Rules:
 RULES = {
     "japanese": Rules("japanese", area=False, seki_territory=False, default_komi=6.5),
     "korean": Rules("korean", area=False, seki_territory=False, default_komi=6.5),
-    "chinese": Rules("chinese", area=True, handicap_bonus="per-stone"),
-    "aga": Rules("aga", area=True, handicap_bonus="per-stone-minus-one"),
-    "nz": Rules("nz", area=True, default_komi=7.0),
-    "tromp-taylor": Rules("tromp-taylor", area=True, remove_dead=False),
+    "chinese": Rules("chinese", area=True, handicap_bonus="per-stone", superko="positional"),
+    "aga": Rules("aga", area=True, handicap_bonus="per-stone-minus-one", superko="situational"),
+    "nz": Rules("nz", area=True, default_komi=7.0, superko="situational"),
+    "tromp-taylor": Rules("tromp-taylor", area=True, remove_dead=False, superko="positional"),
 }
 
 ALIASES = {
