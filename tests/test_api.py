@@ -299,20 +299,27 @@ def test_without_index_html_root_is_404_but_the_api_answers(tmp_path):
         assert httpx.get(url + "/v1/health", timeout=10).status_code == 200
 
 
-def test_seog_serve_command_starts_uvicorn_and_answers():
+@pytest.mark.parametrize("workers", [1, 2])
+def test_seog_serve_command_starts_uvicorn_and_answers(workers):
+    """The command as a server runs it, one process or several: each scores with the shipped model."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "seog", "serve", "--port", str(port), "--log-level", "warning"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-m", "seog", "serve", "--port", str(port), "--log-level", "warning",
+                             "--workers", str(workers)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
     try:
-        deadline, answer = time.monotonic() + 30, None
+        deadline, answer = time.monotonic() + 60, None
         while answer is None and time.monotonic() < deadline and proc.poll() is None:
             try:
-                answer = httpx.get(f"http://127.0.0.1:{port}/v1/health", timeout=2)
+                answer = httpx.get(url + "/v1/health", timeout=2)
             except httpx.TransportError:
                 time.sleep(0.1)
         assert answer is not None and answer.json()["status"] == "ok", proc.stderr.read1() if proc.poll() else ""
+        bodies = [httpx.post(url + "/v1/score", json={"size": 9, "board": TWO_WALLS, "rules": "japanese",
+                                                      "komi": 6.5}, timeout=30).json() for _ in range(6)]
+        assert [(b["result"], b["dead"]) for b in bodies] == [("W+13.5", ["C7"])] * 6
+        assert httpx.get(url + "/v1/model", timeout=10).json()["trained"]
     finally:
         proc.terminate()
         proc.wait(timeout=10)
