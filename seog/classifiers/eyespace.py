@@ -49,6 +49,7 @@ BIG_EYE = 7  # an enclosed region this big makes a group alive by itself (big-ey
 BIG_EYE_AND_ANOTHER = 6  # and this big, when the group encloses another region (empty points)
 SMALL_EYE = 8  # enclosed regions up to this size are a walled-in group's eyes
 FEW_STONES = 3  # opponent stones too few to live inside a big eye
+TAKEN_MIN = 2  # prisoners in atari this big leave an eye when taken (one stone may be a ko)
 
 
 def eyeless_dead(topology: Topology, statuses: dict) -> dict:
@@ -110,7 +111,7 @@ def _eyes(topology: Topology, color: int, blocks: list[int], alive: list[bool]) 
     it: kind 'false', 'one' or 'two'."""
     mine, out = set(blocks), []
     for cer in topology.cers[color]:
-        if not cer.blocks or not set(cer.blocks) <= mine or any(alive[i] for i in cer.inner_blocks):
+        if not _walled_alone(cer, mine, alive):
             continue
         size = len(cer.points)
         if _false_eye_region(topology, cer, color, alive):
@@ -120,6 +121,11 @@ def _eyes(topology: Topology, color: int, blocks: list[int], alive: list[bool]) 
         else:
             out.append(("two", size))
     return out
+
+
+def _walled_alone(cer, mine: set[int], alive: list[bool]) -> bool:
+    """Is the region enclosed by the group's blocks (``mine``) alone, with no living opponent stone in it?"""
+    return bool(cer.blocks) and set(cer.blocks) <= mine and not any(alive[i] for i in cer.inner_blocks)
 
 
 def _false_eye(topology: Topology, point: int, color: int, alive: list[bool]) -> bool:
@@ -162,9 +168,45 @@ def _room(topology: Topology, block: int, gone: list[bool]) -> set[int]:
 
 
 def _two_eyes(topology: Topology, color: int, blocks: list[int], alive: list[bool]) -> bool:
-    """Has the group room for two eyes: one region that may make two, or two that make one?"""
+    """Has the group room for two eyes: one region that may make two, or two that make one?
+    Prisoners it can take at once count too (``_taken_eyes``)."""
     eyes = [kind for kind, _ in _eyes(topology, color, blocks, alive) if kind != "false"]
+    eyes += [kind for kind, _ in _taken_eyes(topology, color, blocks, alive)]
     return "two" in eyes or len(eyes) >= 2
+
+
+def _taken_eyes(topology: Topology, color: int, blocks: list[int], alive: list[bool]) -> list[tuple[str, int]]:
+    """(kind, points) of the eyes the group makes by taking its prisoners in atari: opponent
+    blocks of ``TAKEN_MIN`` stones or more called dead, walled in by the group alone but for their
+    one liberty, and not inside a region ``_eyes`` counts already (the space beside them may
+    reach the opponent's stones outside). Once taken, their points are empty and the group's
+    alone: up to three points make one eye, four by shape (``_one_eye_space``), five or more
+    room for two (the bulky five, which the opponent's move on its vital point keeps to one eye,
+    is counted as two too)."""
+    mine, n, out = set(blocks), topology.size, []
+    block_of, cer_of = topology.block_of.ravel(), topology.cer_of[color].ravel()
+    around = adjacent(n)
+    prisoners = {o for b in blocks for o in topology.blocks[b].opponents if not alive[o]}
+    for o in sorted(prisoners):
+        prisoner = topology.blocks[o]
+        if prisoner.size < TAKEN_MIN or len(prisoner.liberties) != 1:
+            continue
+        points, liberty = set(prisoner.points.tolist()), int(prisoner.liberties[0])
+        if any(q not in points and q != liberty and block_of[q] - 1 not in mine for p in points for q in around[p]):
+            continue  # another block walls it too
+        label = cer_of[int(prisoner.points[0])]
+        if label and _walled_alone(topology.cers[color][label - 1], mine, alive):
+            continue  # inside a region ``_eyes`` counts
+        one = prisoner.size <= 3 or (prisoner.size == 4 and _one_eye_space(points, n))
+        out.append(("one" if one else "two", prisoner.size))
+    return out
+
+
+def _one_eye_space(points: set[int], n: int) -> bool:
+    """An empty four-point space that makes one eye: a square, or a pyramid (the opponent takes its
+    centre); a straight or bent four makes two."""
+    rows, cols = {p // n for p in points}, {p % n for p in points}
+    return (len(rows) == 2 and len(cols) == 2) or any(sum(q in points for q in adjacent(n)[p]) == 3 for p in points)
 
 
 def _dies(topology: Topology, color: int, blocks: list[int], group_of: dict[int, int],
