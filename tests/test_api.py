@@ -301,7 +301,8 @@ def test_without_index_html_root_is_404_but_the_api_answers(tmp_path):
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_seog_serve_command_starts_uvicorn_and_answers(workers):
-    """The command as a server runs it, one process or several: each scores with the shipped model."""
+    """The command as a server runs it, with one worker process or two: it answers, scores, and
+    serves the shipped model."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

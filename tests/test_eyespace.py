@@ -117,9 +117,9 @@ def test_a_big_eye_walled_by_a_prisoner_kills_the_group_inside():
 
 def test_taking_a_prisoner_in_atari_gives_the_group_its_second_eye():
     # White's 15 stones at F15 and 3 at F12 wall in Black's four at H13, H12, H11 and G11, in
-    # atari at G13. The empty points beside them, G13 and F13, touch Black's E13, so White
-    # encloses no region there; but taking the four at G13 leaves their points empty and White's
-    # alone, a bent four: room for two eyes. White lives, and Black's four are dead, as the marks say.
+    # atari at G13. The space G13-F13 beside them opens to Black's E13, so White encloses no
+    # region there; but taking the four at G13 leaves their points empty and White's alone, a
+    # bent four: room for two eyes. White lives, and Black's four are dead, as the marks say.
     topo, truth, statuses = decided_game("ogs-score-estimator", "hard__9700868")
     white = [at(topo, 4, 5), at(topo, 7, 5)]  # F15, F12
     assert [b.size for b in white] == [15, 3]
@@ -129,15 +129,16 @@ def test_taking_a_prisoner_in_atari_gives_the_group_its_second_eye():
     assert all(s.alive == bool(truth[s.block]) for s in statuses)
 
 
-# White walls in Black's stones, in atari at B3; the liberty touches Black's B2 outside.
+# White walls in Black's stones, in atari at B3; the space beside B3 reaches Black's B1, but
+# Black at B3 would still have one liberty (B2).
 SQUARE_PRISONER = """
     . . . . . . .
     O O O O . . .
     O X X O . . .
     O X X O . . .
     O . O O . . .
-    O X . . . . .
-    . . . . . . .
+    O . . . . . .
+    . X . . . . .
 """
 BENT_PRISONER = """
     . . . . . . .
@@ -145,8 +146,8 @@ BENT_PRISONER = """
     O X X X O . .
     O X O O O . .
     O . O . . . .
-    O X . . . . .
-    . . . . . . .
+    O . . . . . .
+    . X . . . . .
 """
 
 
@@ -154,11 +155,12 @@ BENT_PRISONER = """
     (SQUARE_PRISONER, "X", [("one", 4)]),  # taken, a square four is one eye
     (BENT_PRISONER, "X", [("two", 4)]),  # a bent four, room for two
     (SQUARE_PRISONER, ".", []),  # no stone outside: White encloses the space, _eyes counts it
+    (SQUARE_PRISONER.replace("O . . . . . .", "O X . . . . ."), "X", []),  # Black at B3 runs out
 ])
 def test_the_eye_a_prisoner_in_atari_leaves_depends_on_its_shape(picture, outside, eyes):
     from seog.classifiers.eyespace import _taken_eyes
 
-    topo = analyze(board(picture.replace("O X . .", f"O {outside} . .")).grid)
+    topo = analyze(board(picture.replace(". X . . . . .", f". {outside} . . . . .")).grid)
     white, prisoner = at(topo, 1, 0), at(topo, 2, 1)
     alive = [b.id != prisoner.id for b in topo.blocks]
     assert _taken_eyes(topo, white.color, [white.id], alive) == eyes

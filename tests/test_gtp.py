@@ -146,10 +146,24 @@ def test_superko_forbids_the_move_that_closes_a_triple_ko_cycle(gtp):
     ok(gtp, CYCLE[4])
     ok(gtp, "seog-rules aga")  # situational: the start had Black to move, as it would again
     assert fails(gtp, CYCLE[5]) == "illegal move"
+    start = gtp.referee.board.grid.tobytes()  # after Black's E5: White to move
+    assert gtp.referee._repeats((start, coords.WHITE)) and not gtp.referee._repeats((start, coords.BLACK))
     ok(gtp, "seog-rules japanese")  # no superko: the cycle may go round
     for line in [CYCLE[5]] + CYCLE:
         ok(gtp, line)
     assert gtp.referee.repetitions() == 3  # the start, and twice round the cycle
+
+
+def test_loadsgf_replays_a_recorded_cycle_as_played(gtp, tmp_path):
+    lines = moves_of(TRIPLE_KO)[:-2] + CYCLE
+    nodes = "".join(f";{c.upper()}[{coords.index_to_sgf(coords.gtp_to_index(v, 9), 9)}]"
+                    for c, v in (line.split()[1:] for line in lines))
+    path = tmp_path / "cycle.sgf"
+    path.write_text(f"(;GM[1]FF[4]SZ[9]RU[Chinese]{nodes})")
+    ok(gtp, f"loadsgf {path}")  # the whole game, move by move, not only its final position
+    assert gtp.referee.rules.name == "chinese" and len(gtp.referee.moves) == 40
+    ok(gtp, "undo")
+    assert fails(gtp, CYCLE[5]) == "illegal move"  # played now, the same move breaks superko
 
 
 def test_undo_restores_captured_stones_and_prisoners(gtp):

@@ -91,7 +91,7 @@ class Referee:
         self.handicap = 0
         self._history: list[Board] = []
         # Superko: how often each (stones, side to move) has occurred, the start and every move on
-        # the board; per move the key it added (None for a pass), so undo can take it back.
+        # the board (a pass adds none); per move the key it added (None for a pass), for undo.
         self._seen: Counter = Counter()
         self._keys: list[tuple[bytes, int] | None] = []
         self._cached = None
@@ -104,15 +104,16 @@ class Referee:
     def effective_komi(self) -> float:
         return self.rules.default_komi if self.komi is None else float(self.komi)
 
-    def play(self, color: int, point: int | None) -> int:
+    def play(self, color: int, point: int | None, *, superko: bool = True) -> int:
         """Play a move (None passes); return the stones it captured. Raises IllegalMove, also for
-        a move the rules' superko forbids."""
+        a move the rules' superko forbids (unless ``superko`` is False: a recorded game is
+        replayed as played, its positions still remembered)."""
         before = self.board.copy()
         captured = self.board.play(color, point)
-        if not self.moves:  # the position the game starts from: empty, handicap or setup stones
+        if not self._seen:  # the position the game starts from: empty, handicap, setup stones, or a loaded end
             self._seen = Counter({(before.grid.tobytes(), color): 1})
         key = None if point is None else (self.board.grid.tobytes(), -color)
-        if key and self._repeats(key):
+        if key and superko and self._repeats(key):
             self.board = before
             raise IllegalMove(f"it repeats an earlier position, against {self.rules.superko} superko")
         if key:
@@ -144,6 +145,8 @@ class Referee:
         key = self._keys.pop()
         if key:
             self._seen[key] -= 1
+        if not self.moves:
+            self._seen.clear()  # back at the start, which may still change (handicap stones)
         self._cached = None
 
     def place_handicap(self, points: list[int]) -> None:
@@ -185,7 +188,7 @@ class Referee:
         moves = game.moves if move_number is None else game.moves[:max(move_number - 1, 0)]
         try:
             for color, point in moves:
-                self.play(color, point)
+                self.play(color, point, superko=False)
             replayed = np.array_equal(self.board.grid, game.board.grid)
         except IllegalMove:
             if move_number is not None:

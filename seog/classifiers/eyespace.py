@@ -20,7 +20,9 @@ group's prisoners (opponent stones called dead next to it): if the group dies, t
 eyes may not: a prisoner in atari walling two points makes a ko or a snapback there, not an eye.
 An opponent block next to the group whose one point of room is the group's races nothing when
 the group has two points of room or more: the group takes it first, and its points count as eye
-space. A block's room is its liberties once the dead stones are taken off: its liberties and the
+space. So do the group's prisoners in atari (two stones or more, called dead, walled in by the
+group alone and unable to run out): taken, their points are the group's alone, whether or not
+the space beside them reaches the opponent outside (``_taken_eyes``). A block's room is its liberties once the dead stones are taken off: its liberties and the
 points of the opponent blocks next to it that are dead and not flagged uncertain (a doubtful verdict must not break up a seki). Opponent stones
 called dead next to the group whose neighbours are now all dead are alive again
 (``status.revive_uncaptured``).
@@ -181,8 +183,9 @@ def _taken_eyes(topology: Topology, color: int, blocks: list[int], alive: list[b
     one liberty, and not inside a region ``_eyes`` counts already (the space beside them may
     reach the opponent's stones outside). Once taken, their points are empty and the group's
     alone: up to three points make one eye, four by shape (``_one_eye_space``), five or more
-    room for two (the bulky five, which the opponent's move on its vital point keeps to one eye,
-    is counted as two too)."""
+    room for two. (A bulky or crossed five, a rabbity six, or a bent four in the corner, which
+    the opponent can keep to one eye, count as two too.) The taking stone must join the group,
+    and the prisoner must not run out through its liberty."""
     mine, n, out = set(blocks), topology.size, []
     block_of, cer_of = topology.block_of.ravel(), topology.cer_of[color].ravel()
     around = adjacent(n)
@@ -194,12 +197,32 @@ def _taken_eyes(topology: Topology, color: int, blocks: list[int], alive: list[b
         points, liberty = set(prisoner.points.tolist()), int(prisoner.liberties[0])
         if any(q not in points and q != liberty and block_of[q] - 1 not in mine for p in points for q in around[p]):
             continue  # another block walls it too
+        if not any(block_of[q] - 1 in mine for q in around[liberty]) or _escapes(topology, prisoner, liberty):
+            continue  # the taking stone would not join the group, or the prisoner can run out
         label = cer_of[int(prisoner.points[0])]
         if label and _walled_alone(topology.cers[color][label - 1], mine, alive):
             continue  # inside a region ``_eyes`` counts
         one = prisoner.size <= 3 or (prisoner.size == 4 and _one_eye_space(points, n))
         out.append(("one" if one else "two", prisoner.size))
     return out
+
+
+def _escapes(topology: Topology, prisoner, liberty: int) -> bool:
+    """Would the prisoner have two liberties or more after extending to its liberty (or capture
+    a block next to it)?"""
+    flat, block_of = topology.grid.ravel(), topology.block_of.ravel()
+    free = set()
+    for q in adjacent(topology.size)[liberty]:
+        if flat[q] == 0:
+            free.add(q)
+        elif block_of[q] - 1 != prisoner.id:
+            other = topology.blocks[block_of[q] - 1]
+            if other.color == prisoner.color:
+                free.update(other.liberties.tolist())
+            elif len(other.liberties) == 1:
+                return True
+    free.discard(liberty)
+    return len(free) >= 2
 
 
 def _one_eye_space(points: set[int], n: int) -> bool:
