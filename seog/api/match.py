@@ -3,8 +3,9 @@
 Engine A (``--black``) takes Black in odd games and White in even ones. A game ends after two
 passes in a row, a resignation, a forfeit (an illegal or unreadable move, superko included, or
 an engine that dies or does not answer in time), or the move limit. Under rules without superko
-(Japanese, Korean) a position made for the third time is a ko cycle: no result. Counted games are scored by ``Referee``;
-each game is written as an SGF file with the result, the players and the dead stones (TB/TW).
+(Japanese, Korean) a position made for the third time is a ko cycle: no result. Counted games
+are scored by ``Referee``; each game is written as an SGF file with the result, the players and
+the dead stones (TB/TW).
 """
 
 from __future__ import annotations

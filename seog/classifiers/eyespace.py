@@ -146,16 +146,14 @@ def _one_eye_four(topology: Topology, points: list[int], color: int) -> bool:
     centre, or holding opponent stones that are all one block of two or more. (Stones of two blocks are taken
     one at a time, and the capturing stones may split the space into two eyes.)"""
     n, pts = topology.size, set(points)
-    rows, cols = {p // n for p in pts}, {p % n for p in pts}
-    if len(rows) == 2 and len(cols) == 2:
+    if _square(pts, n):
         return True
     flat = topology.grid.ravel()
     held = [int(topology.block_of.flat[p]) for p in pts if flat[p] == -color]
     if len(held) >= 2 and len(set(held)) == 1:
         return True
-    degree = {p: sum(q in pts for q in adjacent(n)[p]) for p in pts}
-    centre = [p for p, d in degree.items() if d == 3]
-    return bool(centre) and flat[centre[0]] == -color
+    centre = _pyramid_centre(pts, n)
+    return centre is not None and flat[centre] == -color
 
 
 def _room(topology: Topology, block: int, gone: list[bool]) -> set[int]:
@@ -197,8 +195,11 @@ def _taken_eyes(topology: Topology, color: int, blocks: list[int], alive: list[b
         points, liberty = set(prisoner.points.tolist()), int(prisoner.liberties[0])
         if any(q not in points and q != liberty and block_of[q] - 1 not in mine for p in points for q in around[p]):
             continue  # another block walls it too
-        if not any(block_of[q] - 1 in mine for q in around[liberty]) or _escapes(topology, prisoner, liberty):
-            continue  # the taking stone would not join the group, or the prisoner can run out
+        if not any(block_of[q] - 1 in mine for q in around[liberty]):
+            continue  # the taking stone would not join the group
+        extended = topology.liberties_after(liberty, prisoner.color)
+        if extended is None or len(extended - {liberty}) >= 2:
+            continue  # the prisoner can run out, or capture its way out
         label = cer_of[int(prisoner.points[0])]
         if label and _walled_alone(topology.cers[color][label - 1], mine, alive):
             continue  # inside a region ``_eyes`` counts
@@ -207,29 +208,20 @@ def _taken_eyes(topology: Topology, color: int, blocks: list[int], alive: list[b
     return out
 
 
-def _escapes(topology: Topology, prisoner, liberty: int) -> bool:
-    """Would the prisoner have two liberties or more after extending to its liberty (or capture
-    a block next to it)?"""
-    flat, block_of = topology.grid.ravel(), topology.block_of.ravel()
-    free = set()
-    for q in adjacent(topology.size)[liberty]:
-        if flat[q] == 0:
-            free.add(q)
-        elif block_of[q] - 1 != prisoner.id:
-            other = topology.blocks[block_of[q] - 1]
-            if other.color == prisoner.color:
-                free.update(other.liberties.tolist())
-            elif len(other.liberties) == 1:
-                return True
-    free.discard(liberty)
-    return len(free) >= 2
-
-
 def _one_eye_space(points: set[int], n: int) -> bool:
     """An empty four-point space that makes one eye: a square, or a pyramid (the opponent takes its
     centre); a straight or bent four makes two."""
-    rows, cols = {p // n for p in points}, {p % n for p in points}
-    return (len(rows) == 2 and len(cols) == 2) or any(sum(q in points for q in adjacent(n)[p]) == 3 for p in points)
+    return _square(points, n) or _pyramid_centre(points, n) is not None
+
+
+def _square(points: set[int], n: int) -> bool:
+    """Are these four points a square?"""
+    return len({p // n for p in points}) == 2 and len({p % n for p in points}) == 2
+
+
+def _pyramid_centre(points: set[int], n: int) -> int | None:
+    """The point of a four-point shape next to the three others (a pyramid's centre), if any."""
+    return next((p for p in points if sum(q in points for q in adjacent(n)[p]) == 3), None)
 
 
 def _dies(topology: Topology, color: int, blocks: list[int], group_of: dict[int, int],

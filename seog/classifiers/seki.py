@@ -12,7 +12,6 @@ capture leaves has room for two eyes, and the seki holds.
 from __future__ import annotations
 
 from seog.classifiers.status import JUDGED_BY_NETS, turn
-from seog.features.coords import adjacent
 from seog.features.topology import Topology
 
 MIN_OPPONENT = 4  # smaller opponent blocks may be thrown in (KataGo-labelled archive: 2 stones)
@@ -43,14 +42,5 @@ def _can_fill(topology: Topology, point: int, color: int, shared: set[int]) -> b
     """Can ``color`` fill the shared liberty at ``point`` and gain a liberty that is not shared,
     or capture something there? Otherwise every fill takes one liberty from both sides, and the
     side that fills the last but one is taken first."""
-    grid, around = topology.grid.ravel(), adjacent(topology.size)[point]
-    liberties = {q for q in around if grid[q] == 0}
-    for q in around:
-        if not grid[q]:
-            continue
-        b = topology.block_at(q)
-        if b.color == color:
-            liberties.update(b.liberties.tolist())
-        elif len(b.liberties) == 1:
-            return True  # the move captures
-    return bool(liberties - shared)
+    liberties = topology.liberties_after(point, color)
+    return liberties is None or bool(liberties - shared)  # None: the move captures

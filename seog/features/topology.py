@@ -22,7 +22,7 @@ from functools import cache
 import numpy as np
 from scipy import ndimage
 
-from seog.features.coords import BLACK, EMPTY, WHITE
+from seog.features.coords import BLACK, EMPTY, WHITE, adjacent
 
 FOUR = ndimage.generate_binary_structure(2, 1)
 
@@ -113,6 +113,21 @@ class Topology:
     def block_at(self, index: int) -> Block | None:
         label = self.block_of.flat[index]
         return self.blocks[label - 1] if label else None
+
+    def liberties_after(self, index: int, color: int) -> set[int] | None:
+        """The liberties of ``color``'s stone played on the empty point ``index``, with the own
+        blocks it joins (their liberties include ``index`` itself); None when the move captures."""
+        grid, free = self.grid.ravel(), set()
+        for q in adjacent(self.size)[index]:
+            if not grid[q]:
+                free.add(q)
+                continue
+            block = self.block_at(q)
+            if block.color == color:
+                free.update(block.liberties.tolist())
+            elif len(block.liberties) == 1:
+                return None
+        return free
 
 
 def adjacent_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
