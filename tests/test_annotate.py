@@ -235,10 +235,11 @@ def test_comment_names_uncertain_blocks_with_their_probability():
 
 
 def test_dask_local_cluster_gives_the_same_copies(games, tmp_path):
+    """Two worker processes, so the tasks and the shipped model travel as they do to a real cluster."""
     distributed = pytest.importorskip("distributed")
     local, remote = tmp_path / "local", tmp_path / "dask"
     ann.annotate(games, local, workers=1, progress=False)
-    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+    with distributed.LocalCluster(processes=True, n_workers=2, threads_per_worker=1,
                                   dashboard_address=None) as cluster:
         summary = ann.annotate(games, remote, dask=cluster.scheduler_address, progress=False)
     assert summary.count(ann.ANNOTATED) == 3 and summary.count(ann.FAILED) == 2
