@@ -179,12 +179,28 @@ def test_use_markup_counts_with_the_players_marks(api):
 def test_annotated_sgf_carries_marks_result_and_reads_back_the_same_dead_stones(api):
     body = post(api, sgf=sgf_text(TWO_WALLS, result="B+R"), annotated_sgf=True).json()
     game = sgf.loads(body["annotated_sgf"])
-    assert game.result == "W+13.5"
+    assert game.result == "B+R"  # a resignation stays the game's result; the count is in the comment
+    assert "seog: W+13.5 under japanese rules" in body["annotated_sgf"]
     assert [tuple(map(int, rc)) for rc in zip(*game.marked_dead().nonzero())] == [(2, 2)]  # C7
     assert coords.gtp_to_index("C7", 9) in game.territory[coords.BLACK]
     assert coords.gtp_to_index("A1", 9) in game.territory[coords.BLACK]
     assert coords.gtp_to_index("J1", 9) in game.territory[coords.WHITE]
     assert b"Recorded result: B+R" in body["annotated_sgf"].encode()
+
+
+def test_fox_komi_and_rules_seog_does_not_know_are_read_and_named_in_notes(api):
+    text = sgf_text(TWO_WALLS, komi=375, rules="Chinese").replace("FF[4]", "FF[4]AP[foxwq]")
+    body = post(api, sgf=text).json()
+    assert body["komi"] == 7.5 and body["result"] == "W+16.5"
+    assert body["notes"] == ["KM[375] read as komi 7.5 (Fox writes komi in hundredths)"]
+    ing = post(api, sgf=sgf_text(TWO_WALLS, komi=7.5, rules="Ing"), annotated_sgf=True).json()
+    assert ing["rules"] == "chinese" and ing["result"] == "W+16.5"
+    assert ing["notes"] == ["RU[Ing] counted by area under chinese rules, the nearest seog knows"]
+    odd = post(api, sgf=sgf_text(TWO_WALLS, rules="Moon"), annotated_sgf=True).json()
+    assert odd["rules"] == "japanese" and odd["notes"][0].startswith("RU[Moon] names rules seog does not know")
+    assert sgf.loads(odd["annotated_sgf"]).rules == "japanese"  # the copy names the rules it was counted by
+    assert post(api, sgf=text, komi=6.5).json()["notes"] == []  # the caller's komi: nothing to say
+    assert post(api, board=TWO_WALLS).json()["notes"] == []
 
 
 def test_multipart_upload_with_rules_field(api):

@@ -232,16 +232,18 @@ def test_loadsgf_whole_game_and_up_to_a_move(gtp, tmp_path):
     broken = tmp_path / "broken.sgf"
     broken.write_text("(;SZ[9];B[ee];W[ee])")
     assert "illegal" in fails(gtp, f"loadsgf {broken}")
-    # AE in mid-game: only the final position can be rebuilt; a failed load keeps the game.
+    # AE in mid-game is placed where it stands: the moves before it and after it can be undone.
     midgame = tmp_path / "midgame-setup.sgf"
     midgame.write_text("(;GM[1]SZ[5];B[cc];W[dd];AE[cc];W[cc];B[bb])")
-    ok(gtp, "boardsize 9")
-    ok(gtp, "play b A1")
-    assert "cannot be replayed" in fails(gtp, f"loadsgf {midgame} 4")
-    assert gtp.referee.size == 9 and gtp.referee.board.to_rows()[8] == "X........"
+    ok(gtp, f"loadsgf {midgame} 4")  # B C3, W D2, C3 emptied, W C3
+    assert gtp.referee.board.to_rows() == [".....", ".....", "..O..", "...O.", "....."]
+    ok(gtp, "undo")  # back to just after the AE
+    assert gtp.referee.board.to_rows() == [".....", ".....", ".....", "...O.", "....."]
     ok(gtp, f"loadsgf {midgame}")
     assert gtp.referee.board.to_rows() == [".....", ".X...", "..O..", "...O.", "....."]
-    assert fails(gtp, "undo") == "cannot undo"
+    ok(gtp, "undo")
+    assert gtp.referee.board.to_rows() == [".....", ".....", "..O..", "...O.", "....."]
+    ok(gtp, "play b B4")  # the same point again: superko started again from the setup
 
 
 def test_random_lines_never_break_the_referee(gtp):

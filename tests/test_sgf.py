@@ -72,3 +72,70 @@ def test_with_score_writes_result_and_marks_that_load_reads_back():
     again = sgf.loads(text)
     assert again.result == "B+3.5" and again.territory == {BLACK: {0, 1}, WHITE: {80}}
     assert again.moves == game.moves
+
+
+# ---- what real files write against the standard ---------------------------------------------
+
+def test_setup_stones_in_the_first_node_are_the_handicap_and_later_setup_survives_the_copy():
+    game = sgf.loads(b"(;GM[1]SZ[9]KM[0.5];AB[cc][gg];W[ee];B[dd];AE[dd]AB[aa];W[ff])")
+    assert game.handicap == 2 and sorted(p for _, p in game.setup) == sorted(
+        sgf.coords.to_flat(r, c, 9) for r, c in ((2, 2), (6, 6)))
+    assert [(n, color) for n, color, _ in game.later_setup] == [(2, BLACK), (2, 0)]
+    copy = sgf.loads(sgf.with_score(game, "W+1.5", {BLACK: set(), WHITE: set()}))
+    assert (copy.board.grid == game.board.grid).all() and copy.handicap == 2
+    assert copy.moves == game.moves and copy.later_setup == game.later_setup
+
+
+def test_fox_komi_in_hundredths_is_read_as_points_and_said_so():
+    fox = sgf.loads(b"(;GM[1]SZ[19]KM[375]AP[foxwq]RU[Chinese];B[pd])")
+    assert fox.komi == 7.5 and fox.notes == ["KM[375] read as komi 7.5 (Fox writes komi in hundredths)"]
+    assert sgf.loads(b"(;GM[1]SZ[19]KM[50]HA[2]AP[foxwq]AB[dd][pp];W[pd])").komi == 0.5
+    assert sgf.loads(b"(;GM[1]SZ[19]KM[650]AP[SGFC:2.0];B[pd])").komi == 6.5
+    plain = sgf.loads(b"(;GM[1]SZ[19]KM[7.5]AP[foxwq];B[pd])")
+    assert plain.komi == 7.5 and plain.notes == []
+    assert sgf.loads(b"(;GM[1]SZ[19]KM[6,5];B[pd])").komi == 6.5
+
+
+@pytest.mark.parametrize("prop, message", [
+    (b"KM[nan]", r"KM: komi 'nan' is not a number"),
+    (b"KM[inf]", r"KM: komi 'inf' is not a number"),
+    (b"KM[6_5]", r"KM: komi '6_5' is not a number"),
+    (b"KM[120]", r"KM: komi 120 is more than the 9x9 board holds"),
+    (b"HA[inf]", r"HA: handicap 'inf' is not a whole number"),
+    (b"HA[2.5]", r"HA: handicap '2.5' is not a whole number"),
+    (b"HA[400]", r"HA: handicap 400 is more stones than the 9x9 board holds"),
+])
+def test_impossible_komi_and_handicap_are_named(prop, message):
+    with pytest.raises(SgfError, match=message):
+        sgf.loads(b"(;GM[1]SZ[9]" + prop + b";B[ee])")
+
+
+def test_a_collection_of_games_is_refused_rather_than_cut_to_the_first():
+    with pytest.raises(SgfError, match="the file holds 2 games"):
+        sgf.loads(b"(;GM[1]SZ[9];B[ee])\n(;GM[1]SZ[9];B[cc])")
+
+
+def test_names_keep_their_letters_whatever_the_encoding_label_says():
+    text = "(;GM[1]SZ[9]PB[Müller]PW[李昌镐];B[ee])"
+    assert sgf.loads(text).properties["PB"] == "Müller"  # already decoded: UTF-8, no CA needed
+    assert sgf.loads(text.encode("utf-8")).properties["PW"] == "李昌镐"  # UTF-8 without CA
+    assert sgf.loads(text.replace("李昌镐", "x").encode("latin-1")).properties["PB"] == "Müller"
+    gbk = "(;GM[1]CA[gb2312]SZ[9]PB[李昌镐]PW[陈耀烨];B[ee])".encode("gb18030")  # 烨 is not in GB2312
+    assert sgf.loads(gbk).properties["PW"] == "陈耀烨"
+
+
+def test_control_characters_never_reach_the_result_or_names():
+    game = sgf.loads(b"(;GM[1]SZ[9]RE[B+3\x1b[2J]PB[a\x01b];B[ee])")
+    assert game.result == "B+3[2J" and game.properties["PB"] == "ab"
+
+
+def test_marks_left_before_a_stone_was_played_are_not_the_final_marks():
+    game = sgf.loads(b"(;GM[1]SZ[9];B[cc];W[gg]TW[ee][ef][fe];B[ee];W[];B[])")
+    assert not game.has_markup
+    kept = sgf.loads(b"(;GM[1]SZ[9];B[cc];W[gg]TW[ee][ef][fe];B[];W[])")  # passes change nothing
+    assert kept.has_markup
+
+
+def test_a_node_with_two_moves_is_refused():
+    with pytest.raises(SgfError, match="node 1 holds both a B and a W move"):
+        sgf.loads(b"(;GM[1]SZ[9];B[aa]W[bb])")

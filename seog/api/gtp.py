@@ -143,7 +143,7 @@ class Referee:
         self.board = self._history.pop()
         self.moves.pop()
         key = self._keys.pop()
-        if key:
+        if key and self._seen[key] > 0:  # not when a setup node in between started superko again
             self._seen[key] -= 1
         if not self.moves:
             self._seen.clear()  # back at the start, which may still change (handicap stones)
@@ -163,8 +163,8 @@ class Referee:
         """Take a loaded SGF ``Game``: its size, komi, handicap, setup and the moves before
         ``move_number`` (all of them when None). Its rules too, when RU names rules seog knows.
 
-        Raises GtpFailure, leaving the current game as it was, when the moves cannot be replayed
-        (setup stones after the root are kept by ``sgf.load`` only in the final position)."""
+        Setup nodes between moves are placed where they stand. Raises GtpFailure, leaving the
+        current game as it was, when the moves before ``move_number`` cannot be replayed."""
         saved = dict(self.__dict__)
         try:
             self._load(game, move_number)
@@ -186,22 +186,37 @@ class Referee:
         self.setup = list(game.setup)
         self.handicap = game.handicap
         moves = game.moves if move_number is None else game.moves[:max(move_number - 1, 0)]
+        later: dict[int, list] = {}
+        for before, color, point in game.later_setup:  # setup nodes between moves
+            later.setdefault(before, []).append((color, point))
         try:
-            for color, point in moves:
+            for number, (color, point) in enumerate(moves):
+                self._place_setup(later.get(number, ()))
                 self.play(color, point, superko=False)
+            if move_number is None:
+                self._place_setup(later.get(len(moves), ()))
             replayed = np.array_equal(self.board.grid, game.board.grid)
         except IllegalMove:
             if move_number is not None:
                 raise
             replayed = False
         if move_number is None and not replayed:
-            # Setup stones after the root: only the file's final position is known, with no undo.
+            # A record this board cannot replay: only its final position is kept, with no undo.
             self.board = game.board.copy()
             self.moves = list(game.moves)
             self._history.clear()
             self._keys.clear()
             self._seen.clear()
         self._cached = None
+
+    def _place_setup(self, stones) -> None:
+        """Setup stones of a recorded game between its moves: the position changes, and superko
+        starts again from it (as it does from a loaded end position)."""
+        if not stones:
+            return
+        for color, point in stones:
+            self.board.place(color, point)
+        self._seen.clear()  # the next move records the new start
 
     # ---- scoring ----------------------------------------------------------------------
     def score(self):

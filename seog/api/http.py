@@ -129,6 +129,7 @@ def score_answer(position: positions.Position, with_sgf: bool = False, with_svg:
     score = score_position(position.board, rules=position.rules, komi=position.komi,
                            handicap=position.handicap, prisoners=position.prisoners,
                            dead=position.dead, overrides=position.overrides)
+    score.notes = position.notes
     game = position.game
     answer = to_dict(score, game.result or None if game else None)
     if with_sgf and game is not None:

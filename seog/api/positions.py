@@ -40,6 +40,7 @@ class Position:
     game: Game | None = None
     dead: np.ndarray | None = None
     overrides: dict = field(default_factory=dict)
+    notes: list = field(default_factory=list)
 
 
 def from_request(req) -> Position:
@@ -69,6 +70,9 @@ def from_sgf(data: bytes | str, *, rules: str | None = None, komi: float | None 
                         dict(game.board.prisoners), game,
                         game.marked_dead() if use_markup else None)
     position.overrides = parse_overrides(game.board, dead, alive)
+    from seog.scoring.score import game_notes  # the scorer loads lazily, when a request comes
+
+    position.notes = game_notes(game, rules_given=bool(rules), komi_given=komi is not None)
     return position
 
 

@@ -99,6 +99,7 @@ class ScoreResponse(BaseModel):
     breakdown: dict[str, dict[str, int | float]]
     ownership: list[str]
     uncertain: bool
+    notes: list[str] = []
     blocks: list[Block]
     recorded_result: str | None = None
     annotated_sgf: str | None = None

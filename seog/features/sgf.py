@@ -4,15 +4,21 @@
 keeps what scoring needs: size, komi, handicap, rules (RU) and result (RE) as written, the
 final board, the prisoners taken by each side, and the territory marks (TB/TW) of the last node
 that carries them. With KGS-style marks, a stone inside the other colour's marks is dead.
+
+What real files get wrong is read as the servers that wrote them meant it, and said so in
+``Game.notes``: Fox's komi in hundredths (``KM[375]`` is 7.5), UTF-8 text without ``CA`` or
+labelled gb2312. A file holding several games is refused, so that none is silently dropped.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from sgfmill import sgf
+from sgfmill import sgf, sgf_grammar
 
 from seog.features import coords
 from seog.features.board import Board, IllegalMove
@@ -35,10 +41,12 @@ class Game:
       rules, result: RU and RE as written ('' when absent).
       board: the final position (dead stones still on it), with ``board.prisoners``.
       moves: the main line as (colour, flat point or None for a pass).
-      setup: the root's setup stones as (colour, flat point).
+      setup: the setup stones placed before the first move, as (colour, flat point).
+      later_setup: setup after a move as (moves played before it, colour or 0 for AE, flat point).
       territory: TB/TW marks as ``{BLACK: set of grid indices, WHITE: ...}`` (empty when unmarked).
       properties: other root properties (PB, PW, BR, WR, DT, ...) as text.
       variations: True when some node has more than one child.
+      notes: how the loader read values that real files write against the standard.
     """
 
     size: int
@@ -49,9 +57,11 @@ class Game:
     board: Board
     moves: list = field(default_factory=list)
     setup: list = field(default_factory=list)
+    later_setup: list = field(default_factory=list)
     territory: dict = field(default_factory=lambda: {BLACK: set(), WHITE: set()})
     properties: dict = field(default_factory=dict)
     variations: bool = False
+    notes: list = field(default_factory=list)
 
     @property
     def has_markup(self) -> bool:
@@ -87,16 +97,27 @@ _SETUP, _MOVES, _MARKS = {"AB", "AW", "AE"}, {"B", "W"}, {"TB", "TW"}
 
 
 def loads(data: bytes | str) -> Game:
-    """Parse and replay SGF text."""
-    if isinstance(data, str):
-        data = data.encode("utf-8")
+    """Parse and replay SGF text (bytes as stored, or text already decoded)."""
+    from_text = isinstance(data, str)
+    if from_text:
+        data = data.encode("utf-8", "surrogatepass")
     try:
-        record = sgf.Sgf_game.from_bytes(data)
+        games = sgf_grammar.parse_sgf_collection(data)
+    except ValueError as exc:
+        raise SgfError(f"not a readable SGF file ({_parse_message(exc)})") from None
+    if len(games) > 1:
+        raise SgfError(f"the file holds {len(games)} games; seog scores one game per file "
+                       "(split the collection first)")
+    encoding = _encoding(games[0], data, from_text)
+    try:
+        record = sgf.Sgf_game.from_coarse_game_tree(games[0], encoding)
     except ValueError as exc:
         text = str(exc)
         if text.startswith("size out of range"):
             raise SgfError(f"SZ: board size {text.rsplit(' ', 1)[-1]} is not supported "
                            f"(must be {coords.MIN_SIZE}..{coords.MAX_SIZE})") from None
+        if text.startswith("bad SZ"):
+            raise SgfError(f"SZ: {_text(games[0].sequence[0], 'SZ', raw=True)!r} is not a board size") from None
         raise SgfError(f"not a readable SGF file ({text or 'malformed'})") from None
     root = record.get_root()
     size = record.get_size()
@@ -104,14 +125,10 @@ def loads(data: bytes | str) -> Game:
         coords.check_size(size)
     except ValueError as exc:
         raise SgfError(f"SZ: {exc}") from None
-    try:
-        komi = float(record.get_komi())
-    except ValueError:
-        komi = _loose_float(_text(root, "KM"))
-    handicap_text = _text(root, "HA")
 
     board = Board(size)
-    game = Game(size, komi, 0, _text(root, "RU"), _text(root, "RE"), board)
+    game = Game(size, 0.0, 0, _text(root, "RU"), _text(root, "RE"), board)
+    game.komi = _komi(_raw(root, "KM"), _from_fox(root), size, game.notes)
     for key in ("PB", "PW", "BR", "WR", "DT", "EV", "RO", "PC", "GN", "TM", "OT"):
         if root.has_property(key):
             game.properties[key] = _text(root, key)
@@ -119,6 +136,7 @@ def loads(data: bytes | str) -> Game:
     nodes = record.get_main_sequence()
     game.variations = any(len(node) > 1 for node in _walk(root))
     move_number = 0
+    before_moves: dict[int, int] = {}  # point -> colour of the setup before the first move
     for node_number, node in enumerate(nodes):
         # Most nodes hold one move and nothing else: look at the property names first.
         keys = node.get_raw_property_map().keys()
@@ -131,10 +149,16 @@ def loads(data: bytes | str) -> Game:
                 for rc in points:
                     point = _flat(rc, size, f"node {node_number}")
                     board.place(color, point)
-                    if color and node_number == 0:
-                        game.setup.append((color, point))
+                    if move_number == 0:
+                        before_moves.pop(point, None)
+                        if color:
+                            before_moves[point] = color
+                    else:
+                        game.later_setup.append((move_number, color, point))
         move = (None, None)
         if not keys.isdisjoint(_MOVES):
+            if "B" in keys and "W" in keys:
+                raise SgfError(f"move {move_number + 1}: node {node_number} holds both a B and a W move")
             try:
                 move = node.get_move()
             except ValueError:
@@ -151,9 +175,71 @@ def loads(data: bytes | str) -> Game:
             game.moves.append((color, point))
         if not keys.isdisjoint(_MARKS):
             game.territory = _territory_marks(node, size)
+        elif move[1] is not None and game.has_markup:
+            game.territory = {BLACK: set(), WHITE: set()}  # marks left before a stone was played are stale
 
-    game.handicap = _handicap(handicap_text, game.setup)
+    game.setup = [(color, point) for point, color in before_moves.items()]
+    game.handicap = _handicap(_raw(root, "HA"), game.setup, size)
     return game
+
+
+def _parse_message(exc: ValueError) -> str:
+    """sgfmill's parse error, without the collection's 'error parsing game N' for a lone game."""
+    text = str(exc) or "malformed"
+    match = re.match(r"error parsing game (\d+): (.*)", text)
+    if not match:
+        return text
+    number, why = int(match.group(1)), match.group(2)
+    return why if number == 0 else f"game {number + 1} of the file: {why}"
+
+
+def _encoding(coarse, data: bytes, from_text: bool) -> str | None:
+    """The encoding to read the file with, when it is not the one the file declares (None).
+
+    Text that arrives already decoded is UTF-8 whatever ``CA`` says. A file without ``CA``
+    defaults to ISO-8859-1 by the standard, but most such files are UTF-8, and Fox labels
+    UTF-8 text gb2312: both are read as UTF-8 when they decode as UTF-8. Real gb2312 text is
+    read as GB18030, the superset Chinese servers actually write."""
+    if from_text:
+        return "UTF-8"
+    declared = coarse.sequence[0].get("CA", [b""])[0].decode("ascii", "replace").strip().lower()
+    if declared and declared.replace("-", "").replace("_", "") not in ("gb2312", "gbk", "gb18030", "cp936"):
+        return None
+    try:
+        data.decode("utf-8")
+        return "UTF-8"
+    except UnicodeDecodeError:
+        return "GB18030" if declared else None
+
+
+_NUMBER = re.compile(r"[+-]?(\d+([.,]\d*)?|[.,]\d+)")
+
+
+def _from_fox(root) -> bool:
+    return root.has_property("AP") and any(b"foxwq" in v.lower() for v in root.get_raw_list("AP"))
+
+
+def _komi(text: str, fox: bool, size: int, notes: list) -> float:
+    """KM as points. Fox writes hundredths: of points under 200 (``KM[50]`` is 0.5), of stones
+    (two points each) from 200 up when that is 4 stones or fewer (``KM[375]`` is 7.5); other
+    programs that multiply by 100 (``KM[650]``) are caught by size: no komi reaches 150 points."""
+    if not text:
+        return 0.0
+    if not _NUMBER.fullmatch(text):
+        raise SgfError(f"KM: komi {text!r} is not a number")
+    value = float(text.replace(",", "."))
+    if not math.isfinite(value):
+        raise SgfError(f"KM: komi {text!r} is not a number")
+    if value.is_integer() and (abs(value) >= 150 or (fox and abs(value) >= 25)):
+        points = value / 100
+        if abs(value) >= 200 and abs(points) <= 4:
+            points *= 2
+        notes.append(f"KM[{text}] read as komi {points:g}" + (" (Fox writes komi in hundredths)" if fox
+                                                             else " (written in hundredths)"))
+        value = points
+    if abs(value) > size * size:
+        raise SgfError(f"KM: komi {text} is more than the {size}x{size} board holds")
+    return value
 
 
 def _territory_marks(node, size: int) -> dict:
@@ -196,30 +282,40 @@ def _walk(node):
         stack.extend(n)
 
 
-def _text(node, key: str) -> str:
-    if not node.has_property(key):
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # what terminals and XML must not get
+
+
+def _text(node, key: str, raw: bool = False) -> str:
+    """A property's value as text ('' when absent), control characters dropped; ``raw`` for a
+    coarse node (a dict of bytes)."""
+    if raw:
+        value = node.get(key, [b""])[0].decode("utf-8", "replace")
+    elif not node.has_property(key):
         return ""
-    try:
-        value = node.get(key)
-    except ValueError:
-        value = node.get_raw(key).decode("utf-8", "replace")
-    return str(value).strip()
+    else:
+        try:
+            value = node.get(key)
+        except ValueError:
+            value = node.get_raw(key).decode("utf-8", "replace")
+    return _CONTROL.sub("", str(value)).strip()
 
 
-def _loose_float(text: str) -> float:
-    try:
-        return float(text) if text else 0.0
-    except ValueError:
-        raise SgfError(f"KM: komi {text!r} is not a number") from None
+def _raw(node, key: str) -> str:
+    """A property's value as written (sgfmill would read KM[6_5] as 65)."""
+    return node.get_raw(key).decode("latin-1").strip() if node.has_property(key) else ""
 
 
-def _handicap(text: str, setup: list) -> int:
+def _handicap(text: str, setup: list, size: int) -> int:
     if text:
         try:
-            value = int(float(text))
+            value = float(text)
+            if not math.isfinite(value) or not value.is_integer():
+                raise ValueError
         except ValueError:
-            raise SgfError(f"HA: handicap {text!r} is not a number") from None
-        return value if value >= 2 else 0
+            raise SgfError(f"HA: handicap {text!r} is not a whole number") from None
+        if value > size * size:
+            raise SgfError(f"HA: handicap {text} is more stones than the {size}x{size} board holds")
+        return int(value) if value >= 2 else 0
     stones = sum(1 for color, _ in setup if color == BLACK)
     has_white = any(color == WHITE for color, _ in setup)
     return stones if stones >= 2 and not has_white else 0
@@ -244,14 +340,20 @@ def with_score(game: Game, result: str, territory: dict, comment: str = "") -> b
             pass  # a value sgfmill cannot write back (an empty TM[], as old KGS records have) is dropped
     root.set("RE", result)
     if game.setup:
-        stones = {BLACK: set(), WHITE: set()}
-        for color, point in game.setup:
-            stones[color].add(_sgfmill_rc(point, game.size))
-        root.set_setup_stones(stones[BLACK], stones[WHITE])
+        _set_setup(root, game.setup, game.size)
+    later: dict[int, list] = {}
+    for before, color, point in game.later_setup:
+        later.setdefault(before, []).append((color, point))
     node = root
-    for color, point in game.moves:
+    for number, (color, point) in enumerate(game.moves):
+        if number in later:
+            node = node.new_child()
+            _set_setup(node, later[number], game.size)
         node = node.new_child()
         node.set_move(LETTER_OF[color], None if point is None else _sgfmill_rc(point, game.size))
+    if len(game.moves) in later:
+        node = node.new_child()
+        _set_setup(node, later[len(game.moves)], game.size)
     if node is root or territory[BLACK] or territory[WHITE] or comment:
         node = node.new_child() if node is not root else node
     for color, key in ((BLACK, "TB"), (WHITE, "TW")):
@@ -261,6 +363,14 @@ def with_score(game: Game, result: str, territory: dict, comment: str = "") -> b
     if comment:
         node.set("C", comment)
     return record.serialise()
+
+
+def _set_setup(node, stones: list, size: int) -> None:
+    """AB/AW/AE on a node from (colour or 0 for empty, flat point) pairs."""
+    points = {BLACK: set(), WHITE: set(), 0: set()}
+    for color, point in stones:
+        points[color].add(_sgfmill_rc(point, size))
+    node.set_setup_stones(points[BLACK], points[WHITE], points[0] or None)
 
 
 def _sgfmill_rc(point: int, size: int) -> tuple[int, int]:

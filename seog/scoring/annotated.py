@@ -10,7 +10,8 @@ from seog.features.coords import BLACK, COLOR_NAMES, WHITE
 from seog.features.sgf import Game
 from seog.scoring.count import Score
 from seog.scoring.report import vertices
-from seog.scoring.rules import rules_from_sgf
+from seog.scoring.result import parse_result
+from seog.scoring.rules import rules_from_sgf, sgf_rules_note
 
 
 def territory_marks(score: Score) -> dict[int, set[int]]:
@@ -36,6 +37,7 @@ def comment(score: Score, recorded: str = "", note: str = "") -> str:
     parts.append(f"Block statuses: {decided}.")
     if note:
         parts.append(note)
+    parts.extend(f"Note: {n}." for n in score.notes)
     uncertain = score.uncertain_blocks
     if uncertain:
         names = []
@@ -52,8 +54,13 @@ def comment(score: Score, recorded: str = "", note: str = "") -> str:
 
 def annotated_sgf(game: Game, score: Score, note: str = "") -> bytes:
     """The game as SGF text with TB/TW, the computed RE and the comment; RU and KM are set to
-    the rules and komi used, so that the copy, counted with its own marks, gives the same RE."""
-    rules = game.rules if rules_from_sgf(game.rules).name == score.rules.name else score.rules.name
+    the rules and komi used, so that the copy, counted with its own marks, gives the same RE.
+    A game decided otherwise (resignation, time, forfeit, void) keeps its recorded RE: the count
+    is in the marks and the comment, and never passes for the game's result."""
+    same = rules_from_sgf(game.rules).name == score.rules.name and not sgf_rules_note(game.rules)
+    rules = game.rules if same else score.rules.name
     if rules != game.rules or game.komi != score.komi:
         game = dataclasses.replace(game, rules=rules, komi=score.komi)
-    return sgf.with_score(game, score.result, territory_marks(score), comment(score, game.result, note))
+    decided = bool(game.result) and not parse_result(game.result).counted
+    return sgf.with_score(game, game.result if decided else score.result, territory_marks(score),
+                          comment(score, game.result, note))

@@ -46,7 +46,8 @@ class Score:
     point counts for Black (territory, or a live stone under area rules), -1 for White, 0 neutral.
     Point sets are grid indices: ``territory[colour]``, ``dame`` (empty or dead-stone points that
     count for nobody), ``seki`` (stones of blocks in seki), ``dead``. ``breakdown[colour]``
-    itemises the count.
+    itemises the count. ``notes``: how the input was read where it was not plain (Fox komi,
+    rules seog does not know), for the user to check.
     """
 
     size: int
@@ -63,6 +64,7 @@ class Score:
     breakdown: dict = field(default_factory=dict)
     prisoners: dict = field(default_factory=dict)
     blocks: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
 
     @property
     def uncertain_blocks(self) -> list:

@@ -40,7 +40,7 @@ def parse_result(text: str) -> Result:
         winner, rest = t[0].upper(), t[2:].strip().lower()
         if rest in ("r", "resign", "resignation"):
             return Result(winner, None, "resign")
-        if rest in ("t", "time"):
+        if rest in ("t", "time", "timeout"):
             return Result(winner, None, "time")
         if rest in ("f", "forfeit"):
             return Result(winner, None, "forfeit")

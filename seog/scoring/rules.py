@@ -76,9 +76,33 @@ def get_rules(name: str | None) -> Rules:
     return RULES[ALIASES[key]]
 
 
+SGF_ALIASES = {"ing": "chinese", "goe": "chinese", "ing goe": "chinese"}  # Ing counts area, as chinese
+
+
+def _sgf_key(ru: str) -> str:
+    key = (ru or "").strip().lower()
+    for tail in (" rules", " rule"):
+        key = key.removesuffix(tail)
+    return key
+
+
 def rules_from_sgf(ru: str) -> Rules:
-    """Like ``get_rules``, but an RU value seog does not know falls back to Japanese."""
+    """Like ``get_rules``, for an SGF RU value: 'Chinese rules' is chinese, Ing (GOE) counts area
+    as chinese, and a value seog does not know falls back to Japanese (``sgf_rules_note``)."""
+    key = _sgf_key(ru)
     try:
-        return get_rules(ru)
+        return get_rules(SGF_ALIASES.get(key, key))
     except UnknownRules:
         return RULES[DEFAULT_RULES]
+
+
+def sgf_rules_note(ru: str) -> str | None:
+    """What to tell the user when an RU value is not one of seog's rule names: None when it is."""
+    key = _sgf_key(ru)
+    if key in SGF_ALIASES:
+        return f"RU[{ru}] counted by area under chinese rules, the nearest seog knows"
+    try:
+        get_rules(key)
+    except UnknownRules:
+        return f"RU[{ru}] names rules seog does not know; counted under {DEFAULT_RULES} rules"
+    return None

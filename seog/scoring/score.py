@@ -18,7 +18,7 @@ from seog.features.coords import BLACK, WHITE
 from seog.features.sgf import Game
 from seog.features.topology import analyze
 from seog.scoring.count import Score, count
-from seog.scoring.rules import Rules, get_rules, rules_from_sgf
+from seog.scoring.rules import Rules, get_rules, rules_from_sgf, sgf_rules_note
 
 DEFAULT = "default"
 _default_model = None
@@ -76,12 +76,20 @@ def score_game(game: Game, *, rules: Rules | str | None = None, komi: float | No
                use_markup: bool = False, overrides: Mapping[int, bool] | None = None,
                model=DEFAULT) -> Score:
     """Score a loaded SGF game with its own rules, komi, handicap and prisoners unless overridden."""
-    if rules is None:
-        rules = rules_from_sgf(game.rules)
-    return score_position(game.board, rules=rules, komi=game.komi if komi is None else komi,
-                          handicap=game.handicap, prisoners=game.board.prisoners,
-                          dead=game.marked_dead() if use_markup else None,
-                          overrides=overrides, model=model)
+    score = score_position(game.board, rules=rules_from_sgf(game.rules) if rules is None else rules,
+                           komi=game.komi if komi is None else komi,
+                           handicap=game.handicap, prisoners=game.board.prisoners,
+                           dead=game.marked_dead() if use_markup else None,
+                           overrides=overrides, model=model)
+    score.notes = game_notes(game, rules_given=rules is not None, komi_given=komi is not None)
+    return score
+
+
+def game_notes(game: Game, *, rules_given: bool = False, komi_given: bool = False) -> list[str]:
+    """The loader's notes on a game and what its RU became, leaving out what the caller overrode."""
+    notes = [n for n in game.notes if not (komi_given and n.startswith("KM["))]
+    ru_note = None if rules_given or not game.rules else sgf_rules_note(game.rules)
+    return notes + ([ru_note] if ru_note else [])
 
 
 def _as_mask(dead, size: int) -> np.ndarray:

@@ -100,6 +100,7 @@ def summary_lines(score: Score, recorded: str | None = None, colour: bool = Fals
         name = COLOR_NAMES[color].capitalize()
         lines.append(f"{name}: " + ", ".join(f"{k.replace('_', ' ')} {v:g}" for k, v in items.items())
                      + f" = {total:g}")
+    lines.extend(f"note: {note}" for note in score.notes)
     if any(blk.source == "heuristic" for blk in score.blocks):
         lines.append("note: some statuses come from the simple heuristic (no trained model loaded)")
     for blk in score.uncertain_blocks:
