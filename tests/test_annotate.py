@@ -4,6 +4,7 @@ import csv
 import dataclasses
 import hashlib
 import tarfile
+from pathlib import Path
 
 import pytest
 
@@ -297,3 +298,39 @@ def test_a_handicap_game_with_its_stones_in_a_node_of_their_own_keeps_them_in_th
     copy = sgf.loads(data)
     assert (copy.board.grid == game.board.grid).all() and copy.handicap == 2
     assert row.agree and score_game(copy, use_markup=True).result == copy.result == "B+2.5"
+
+
+def test_an_unreadable_file_fails_alone_and_the_run_goes_on(games, tmp_path, monkeypatch):
+    """A file that cannot be read (no permission, deleted mid-run) is a failed row, not the end."""
+    real = Path.read_bytes
+
+    def read_bytes(self):
+        if self.name == "two-walls.sgf":
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    for workers in (1, 2):
+        out = tmp_path / f"out{workers}"
+        summary = ann.annotate(games, out, workers=workers, progress=False)
+        rows = report_rows(out / ann.REPORT_NAME)
+        assert rows["two-walls.sgf"]["error"] == "cannot read the file (Permission denied)"
+        assert summary.count(ann.ANNOTATED) == 2 and summary.count(ann.FAILED) == 3
+        assert (out / "club/two-walls-chinese.sgf").exists()
+
+
+def test_no_output_option_can_write_over_an_input(games, tmp_path, capsys):
+    source = games / "two-walls.sgf"
+    before = source.read_bytes()
+    for argv, words in [
+        (["annotate", str(games), "--out", str(tmp_path / "o"), "--report", str(source)], "not a game"),
+        (["annotate", str(games), "--out", str(tmp_path / "o"), "--report", str(games / "r.csv")],
+         "inside the input folder"),
+        (["select", str(source), "--out", str(source)], "not a game"),
+        (["select", str(games), "--out", str(games / "club" / "s.csv")], "inside the input folder"),
+        (["evaluate", str(games), "--csv", str(games / "e.csv")], "inside the input folder"),
+        (["evaluate", str(games), "--csv", str(tmp_path / "labels.json")], "not a game, label"),
+    ]:
+        assert cli_main(argv) == 1, argv
+        assert words in capsys.readouterr().err, argv
+    assert source.read_bytes() == before and not (games / "r.csv").exists()

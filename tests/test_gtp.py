@@ -1,6 +1,7 @@
 """The GTP referee: protocol framing, moves and their legality, handicap, loadsgf, and the final
 count of small finished games, in process and as the ``seog gtp`` subprocess."""
 
+import os
 import random
 import subprocess
 import sys
@@ -296,3 +297,21 @@ def test_seog_gtp_subprocess_survives_garbage_bytes_and_quits_cleanly():
     assert done.returncode == 0, done.stderr
     assert done.stdout.decode() == ("? unknown command\n\n=1 seog\n\n? syntax error: usage play COLOUR VERTEX"
                                     "\n\n?2 unacceptable size\n\n=3\n\n")
+
+
+def test_a_byte_the_terminal_cannot_show_never_ends_the_session():
+    """On an ASCII stdout, echoing a non-ASCII vertex back in the error reply must not crash."""
+    env = dict(os.environ, PYTHONIOENCODING="ascii", LC_ALL="C")
+    done = subprocess.run([sys.executable, "-m", "seog", "gtp"], input=b"play b \xc3\xa9\xc3\xa9\nname\n",
+                          capture_output=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().split("\n\n")[:2] == ["? syntax error: bad GTP vertex '??'", "= seog"]
+
+
+def test_komi_that_is_not_a_finite_number_is_refused_on_the_command_line(capsys):
+    from seog.cli import main as cli_main
+
+    for argv in (["gtp", "--komi", "nan"], ["match", "--black", "x", "--white", "y", "--komi", "inf"]):
+        with pytest.raises(SystemExit):
+            cli_main(argv)
+        assert "invalid komi value" in capsys.readouterr().err

@@ -161,6 +161,11 @@ def test_an_engine_that_cannot_start_stops_the_match_cleanly(script, tmp_path):
                          out=tmp_path, model=None)
     records, _, stopped = run_match(config, log=lambda s: None)
     assert records == [] and "cannot start '/nonexistent/engine --gtp'" in stopped
+    # One that starts but dies at once (a wrong flag, a missing script or weights) stops it too,
+    # instead of forfeiting every game as if it had played.
+    config.black = f"{sys.executable} -c 'import sys; sys.exit(2)'"
+    records, _, stopped = run_match(config, log=lambda s: None)
+    assert records == [] and "exited with code 2" in stopped and "check its command" in stopped
 
 
 def test_bad_settings_are_refused_before_any_engine_starts(script):

@@ -489,5 +489,8 @@ def _version() -> str:
 def main(stdin=None, stdout=None, **referee_options) -> int:
     """Run the referee on the process's standard streams."""
     server = GtpReferee(Referee(**referee_options))
-    server.serve(stdin or sys.stdin.buffer, stdout or sys.stdout)
+    out = stdout or sys.stdout
+    if hasattr(out, "reconfigure"):
+        out.reconfigure(errors="replace")  # a byte echoed back never ends the session on an ASCII terminal
+    server.serve(stdin or sys.stdin.buffer, out)
     return 0

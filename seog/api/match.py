@@ -97,9 +97,13 @@ class Seat:
         return self.engine
 
     def _ask_name(self) -> str:
+        """The engine's name and version; an engine that dies before answering stops the match
+        (a wrong command line, a missing script or weights), rather than forfeiting every game."""
         try:
             name = self.engine.send("name")
-        except EngineError:
+        except EngineError as exc:
+            if not self.engine.alive:
+                raise MatchAborted(f"{exc} (it stopped as soon as it started: check its command)") from None
             return ""
         try:
             version = self.engine.send("version")

@@ -10,6 +10,14 @@ import sys
 COMMANDS = ["score", "annotate", "select", "train", "evaluate", "serve", "gtp", "match"]
 
 
+def komi(text: str) -> float:
+    """The --komi option: a finite number of points (argparse names the option when it is not)."""
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(text)
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="seog", description="Score finished games of Go.")
     parser.add_argument("--version", action="version", version=f"seog {_version()}")

@@ -45,6 +45,9 @@ def run(args: argparse.Namespace) -> int:
     from seog.datasets import evaluate as ev
     from seog.features.board import IllegalPosition
 
+    if args.csv:
+        from seog.datasets.archive import check_output_file
+        check_output_file("--csv", args.csv, args.folder)
     model = load_model(args)
     engine = None
     if args.engine == "gnugo":

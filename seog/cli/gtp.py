@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from seog.cli import komi
+
 
 def register(sub) -> None:
     p = sub.add_parser("gtp", help="referee games over the Go Text Protocol (stdin/stdout)",
@@ -13,7 +15,7 @@ def register(sub) -> None:
     p.add_argument("--rules", default="japanese",
                    help="japanese, korean, chinese, aga, nz or tromp-taylor (default japanese; "
                         "the seog-rules command changes it)")
-    p.add_argument("--komi", type=float, help="initial komi (default: the rules' komi; komi changes it)")
+    p.add_argument("--komi", type=komi, help="initial komi (default: the rules' komi; komi changes it)")
     p.add_argument("--no-model", action="store_true",
                    help="decide unsettled blocks with the simple heuristic, not the shipped model")
     p.set_defaults(run=run)

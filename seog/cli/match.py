@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from seog.cli import komi
+
 
 def register(sub) -> None:
     p = sub.add_parser("match", help="play two GTP engines against each other, refereed by seog",
@@ -19,7 +21,7 @@ def register(sub) -> None:
     p.add_argument("--white", required=True, metavar="CMD", help="engine B, White in the first game")
     p.add_argument("--games", type=int, default=2, help="number of games (default 2)")
     p.add_argument("--size", type=int, default=19, help="board size (default 19)")
-    p.add_argument("--komi", type=float, default=7.5, help="komi (default 7.5)")
+    p.add_argument("--komi", type=komi, default=7.5, help="komi (default 7.5)")
     p.add_argument("--rules", default="chinese",
                    help="rules for the count: chinese (default), japanese, korean, aga, nz, tromp-taylor")
     p.add_argument("--out", type=Path, help="folder for the SGF files (default match-DATE-TIME)")

@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from seog.cli import komi
+
 
 def register(sub) -> None:
     p = sub.add_parser("score", help="score a finished game (SGF)",
@@ -14,7 +16,7 @@ def register(sub) -> None:
     p.add_argument("file", help="an SGF file ('-' reads standard input)")
     p.add_argument("--json", action="store_true", help="print one JSON object (the REST API's answer)")
     p.add_argument("--rules", help="japanese, korean, chinese, aga, nz or tromp-taylor (default: the file's RU)")
-    p.add_argument("--komi", type=float, help="komi (default: the file's KM)")
+    p.add_argument("--komi", type=komi, help="komi (default: the file's KM)")
     p.add_argument("--use-markup", action="store_true",
                    help="use the dead stones marked in the file (TB/TW) instead of deciding them")
     p.add_argument("--no-model", action="store_true",

@@ -212,6 +212,12 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
         raise ValueError(f"--workers must be at least 1, got {workers}")
     out.mkdir(parents=True, exist_ok=True)
     report_path = Path(report) if report else out / REPORT_NAME
+    if report:
+        archive.check_output_file("--report", report_path, [source])
+    if report_path.is_dir():
+        raise ValueError(f"--report {report_path} is a folder: name a .csv file")
+    if not os.access(out, os.W_OK):
+        raise ValueError(f"--out {out}: no permission to write there")
     earlier = read_report(report_path)
 
     try:
@@ -293,13 +299,18 @@ def _run(source: Path, todo: list[str], options: Options, workers: int,
         yield from _run_dask(entries, options, dask)
     elif workers == 1:
         for entry in entries:
-            yield annotate_bytes(entry.name, entry.data, options)
+            yield _unread(entry) or annotate_bytes(entry.name, entry.data, options)
     else:
         pool = futures.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
         try:
             yield from _pooled(pool.submit, entries, options, 4 * workers)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _unread(entry: archive.Entry) -> tuple[Row, None] | None:
+    """The failed row of a file that could not be read, else None."""
+    return (Row(entry.name, FAILED, error=entry.error), None) if entry.error else None
 
 
 def _ignore_interrupts() -> None:
@@ -335,6 +346,9 @@ def _pooled(submit: Callable, entries, options: Options, in_flight: int):
             if entry is None:
                 exhausted = True
                 break
+            if entry.error:
+                yield _unread(entry)
+                continue
             pending[submit(annotate_bytes, entry.name, entry.data, options)] = entry.name
         if not pending:
             break

@@ -13,10 +13,30 @@ TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2
 
 @dataclass(frozen=True)
 class Entry:
-    """One SGF file of an archive: ``name`` is its path inside the archive (posix), ``data`` its bytes."""
+    """One SGF file of an archive: ``name`` is its path inside the archive (posix), ``data`` its
+    bytes; ``error`` says why a file of a folder could not be read (then ``data`` is empty)."""
 
     name: str
     data: bytes
+    error: str = ""
+
+
+SOURCE_SUFFIXES = (".sgf", ".json", ".game", ".zip", *TAR_SUFFIXES)  # what batch commands read
+
+
+def check_output_file(option: str, path: str | Path, sources) -> None:
+    """Refuse a report or CSV path that a batch command could write over an input with: an
+    input itself, anything inside an input folder, or a file named like a game, a label file or
+    an archive. A batch run never writes over what it reads."""
+    dst = Path(path).resolve()
+    if dst.name.lower().endswith(SOURCE_SUFFIXES):
+        raise ValueError(f"{option} {path}: name a .csv file, not a game, label or archive file")
+    for source in sources:
+        src = Path(source).resolve()
+        if dst == src:
+            raise ValueError(f"{option} {path} is the input itself: choose another file")
+        if src.is_dir() and dst.is_relative_to(src):
+            raise ValueError(f"{option} {path} is inside the input folder {source}: choose a place outside it")
 
 
 def is_tarball(path: Path) -> bool:
@@ -49,7 +69,10 @@ def read(source: str | Path, wanted: set[str] | None = None) -> Iterator[Entry]:
     if path.is_dir():
         for name in names(path):
             if wanted is None or name in wanted:
-                yield Entry(name, (path / name).read_bytes())
+                try:
+                    yield Entry(name, (path / name).read_bytes())
+                except OSError as exc:  # unreadable or gone: that file fails, the others go on
+                    yield Entry(name, b"", f"cannot read the file ({exc.strerror or exc})")
         return
     if path.is_file():
         yield Entry(path.name, path.read_bytes())

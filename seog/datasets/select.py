@@ -78,7 +78,7 @@ def select(source, sizes: Iterable[int] = (9, 13, 19), progress: Callable | None
     """Judge every SGF record of a folder, file or tarball, in archive order."""
     sizes = tuple(sizes)
     for entry in archive.read(source):
-        rec = judge(entry.name, entry.data, sizes)
+        rec = Record(entry.name, "unreadable", entry.error) if entry.error else judge(entry.name, entry.data, sizes)
         if progress:
             progress(rec)
         yield rec
