@@ -366,9 +366,11 @@ def with_score(game: Game, result: str, territory: dict, comment: str = "") -> b
 
 
 def _set_setup(node, stones: list, size: int) -> None:
-    """AB/AW/AE on a node from (colour or 0 for empty, flat point) pairs."""
+    """AB/AW/AE on a node from (colour or 0 for empty, flat point) pairs; for a point set twice
+    (two setup nodes between the same moves), the later setting is the one that stands."""
+    last = {point: color for color, point in stones}
     points = {BLACK: set(), WHITE: set(), 0: set()}
-    for color, point in stones:
+    for point, color in last.items():
         points[color].add(_sgfmill_rc(point, size))
     node.set_setup_stones(points[BLACK], points[WHITE], points[0] or None)
 
