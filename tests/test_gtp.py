@@ -244,7 +244,15 @@ def test_loadsgf_whole_game_and_up_to_a_move(gtp, tmp_path):
     assert gtp.referee.board.to_rows() == [".....", ".X...", "..O..", "...O.", "....."]
     ok(gtp, "undo")
     assert gtp.referee.board.to_rows() == [".....", ".....", "..O..", "...O.", "....."]
-    ok(gtp, "play b B4")  # the same point again: superko started again from the setup
+    ok(gtp, "play b B4")
+    # Under positional superko, a move after a setup node may bring back a position from
+    # before it: the setup starts the game's positions again.
+    reset = tmp_path / "setup-at-the-end.sgf"
+    reset.write_text("(;GM[1]SZ[5]RU[Chinese];B[cc];W[dd];AE[cc])")
+    ok(gtp, f"loadsgf {reset}")
+    assert gtp.referee.rules.name == "chinese"
+    ok(gtp, "play b C3")  # B C3 + W D2, as after move 2
+    assert gtp.referee.board.to_rows()[2] == "..X.."
 
 
 def test_random_lines_never_break_the_referee(gtp):

@@ -88,11 +88,11 @@ def test_setup_stones_in_the_first_node_are_the_handicap_and_later_setup_survive
 
 def test_fox_komi_in_hundredths_is_read_as_points_and_said_so():
     fox = sgf.loads(b"(;GM[1]SZ[19]KM[375]AP[foxwq]RU[Chinese];B[pd])")
-    assert fox.komi == 7.5 and fox.notes == ["KM[375] read as komi 7.5 (Fox writes komi in hundredths)"]
+    assert fox.komi == 7.5 and fox.komi_note == "KM[375] read as komi 7.5 (Fox writes komi in hundredths)"
     assert sgf.loads(b"(;GM[1]SZ[19]KM[50]HA[2]AP[foxwq]AB[dd][pp];W[pd])").komi == 0.5
     assert sgf.loads(b"(;GM[1]SZ[19]KM[650]AP[SGFC:2.0];B[pd])").komi == 6.5
     plain = sgf.loads(b"(;GM[1]SZ[19]KM[7.5]AP[foxwq];B[pd])")
-    assert plain.komi == 7.5 and plain.notes == []
+    assert plain.komi == 7.5 and plain.komi_note == ""
     assert sgf.loads(b"(;GM[1]SZ[19]KM[6,5];B[pd])").komi == 6.5
 
 
@@ -101,7 +101,8 @@ def test_fox_komi_in_hundredths_is_read_as_points_and_said_so():
     (b"KM[inf]", r"KM: komi 'inf' is not a number"),
     (b"KM[6_5]", r"KM: komi '6_5' is not a number"),
     (b"KM[120]", r"KM: komi 120 is more than the 9x9 board holds"),
-    (b"HA[inf]", r"HA: handicap 'inf' is not a whole number"),
+    (b"HA[inf]", r"HA: handicap 'inf' is not a number"),
+    (b"HA[1_0]", r"HA: handicap '1_0' is not a number"),
     (b"HA[2.5]", r"HA: handicap '2.5' is not a whole number"),
     (b"HA[400]", r"HA: handicap 400 is more stones than the 9x9 board holds"),
 ])

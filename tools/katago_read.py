@@ -36,8 +36,9 @@ KATAGO_RULES = {"nz": "new-zealand"}  # seog's rule names KataGo spells otherwis
 
 def query(name: str, game, visits: int) -> dict:
     n = game.size
+    rules = rules_from_sgf(game.rules).name
     return {"id": name, "boardXSize": n, "boardYSize": n, "komi": game.komi, "maxVisits": visits,
-            "rules": KATAGO_RULES.get(rules := rules_from_sgf(game.rules).name, rules), "includeOwnership": True,
+            "rules": KATAGO_RULES.get(rules, rules), "includeOwnership": True,
             "moves": [["B" if c == 1 else "W", coords.to_gtp(p, n)] for c, p in game.moves],
             "initialStones": [["B" if c == 1 else "W", coords.to_gtp(p, n)] for c, p in game.setup]}
 
@@ -56,7 +57,11 @@ def main() -> int:
     model = default_model()
     folder = Path(args.folder)
     for name in args.names:
-        position = devsets.read(folder / f"{name}.sgf")[0][0]
+        positions, skipped = devsets.read(folder / f"{name}.sgf")
+        if not positions:
+            print(f"{name}: skipped ({skipped[0].reason if skipped else 'no such position'})")
+            continue
+        position = positions[0]
         game, dead, n = position.game, position.dead, position.size
         start = time.perf_counter()
         engine.stdin.write(json.dumps(query(name, game, args.visits)) + "\n")

@@ -24,7 +24,7 @@ import numpy as np
 from seog.features import coords
 from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
-from seog.scoring.rules import Rules, UnknownRules, get_rules
+from seog.scoring.rules import Rules, UnknownRules, get_rules, sgf_rules
 
 DEFAULT_MODEL = "default"
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
@@ -176,19 +176,14 @@ class Referee:
         self.size = game.size
         self.clear()
         self.komi = game.komi
-        if game.rules:
-            try:
-                self.rules = get_rules(game.rules)
-            except UnknownRules:
-                pass
+        if game.rules:  # rules seog does not know leave the current ones
+            self.rules = sgf_rules(game.rules) or self.rules
         for color, point in game.setup:
             self.board.place(color, point)
         self.setup = list(game.setup)
         self.handicap = game.handicap
         moves = game.moves if move_number is None else game.moves[:max(move_number - 1, 0)]
-        later: dict[int, list] = {}
-        for before, color, point in game.later_setup:  # setup nodes between moves
-            later.setdefault(before, []).append((color, point))
+        later = game.setup_between()
         try:
             for number, (color, point) in enumerate(moves):
                 self._place_setup(later.get(number, ()))

@@ -11,6 +11,7 @@ the dead stones (TB/TW).
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -55,6 +56,8 @@ class MatchConfig:
         if self.timeout <= 0:
             raise ValueError(f"--timeout must be positive, got {self.timeout:g}")
         get_rules(self.rules)  # an unknown name fails here, before any engine starts
+        if not math.isfinite(self.komi):
+            raise ValueError(f"--komi must be a finite number, got {self.komi}")
         if self.max_moves is None:
             self.max_moves = 3 * self.size * self.size
         if self.max_moves < 1:

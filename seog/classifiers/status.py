@@ -59,10 +59,9 @@ class BlockStatus:
 
 
 def turn(statuses: dict[int, BlockStatus], turned: dict[int, bool], source: str) -> dict[int, BlockStatus]:
-    """``statuses`` with the blocks in ``turned`` decided again by ``source``: how the rules after
-    the nets write a verdict (besides ``revive_uncaptured``, which brings back the stones of
-    dead capturers). Blocks that keep their status, and blocks Benson settled, are left as they
-    were."""
+    """``statuses`` with the blocks in ``turned`` decided again by ``source``: how every rule
+    after the static pass writes a verdict (``revive_uncaptured`` and the rules after the nets).
+    Blocks that keep their status, and blocks Benson settled, are left as they were."""
     changed = {b: now for b, now in turned.items()
                if statuses[b].alive != now and statuses[b].source != "benson"}
     if not changed:
@@ -150,6 +149,9 @@ def decide(topology: Topology, model=None, passes: Collection[str] | None = None
     if getattr(model, "refiner", None) is not None:
         from seog.classifiers.refiner import refine  # numpy only
         settled = refine(topology, settled, model.refiner, model.refiner_margin)
+    if passes is not None and (unknown := set(passes) - {name for name, _ in later_passes()}):
+        raise ValueError(f"unknown passes {sorted(unknown)}: the passes are "
+                         f"{', '.join(name for name, _ in later_passes())}")
     if model is not None:
         for name, run in later_passes():
             if passes is None or name in passes:
@@ -181,12 +183,9 @@ def revive_uncaptured(topology: Topology, statuses: dict[int, BlockStatus],
     default, those settled dead for being in atari."""
     if blocks is None:
         blocks = [b for b, st in statuses.items() if st.source == "atari"]
-    out = dict(statuses)
+    revived = {}
     for b in blocks:
-        st = statuses[b]
-        if st.alive:
-            continue
         around = [statuses[o] for o in topology.blocks[b].opponents]
         if around and all(not o.alive and o.source != "atari" for o in around):
-            out[b] = st.turned(True, "capturers-dead")
-    return out
+            revived[b] = True
+    return turn(statuses, revived, "capturers-dead")

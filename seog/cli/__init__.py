@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import sys
 
 COMMANDS = ["score", "annotate", "select", "train", "evaluate", "serve", "gtp", "match"]
@@ -13,7 +14,7 @@ COMMANDS = ["score", "annotate", "select", "train", "evaluate", "serve", "gtp", 
 def komi(text: str) -> float:
     """The --komi option: a finite number of points (argparse names the option when it is not)."""
     value = float(text)
-    if value != value or value in (float("inf"), float("-inf")):
+    if not math.isfinite(value):
         raise ValueError(text)
     return value
 

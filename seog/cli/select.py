@@ -38,8 +38,9 @@ def run(args: argparse.Namespace) -> int:
         sizes = tuple(int(s) for s in args.sizes.split(","))
     except ValueError:
         raise ValueError(f"--sizes {args.sizes!r}: give board sizes separated by commas, e.g. 9,13,19") from None
-    if args.out:
-        archive.check_output_file("--out", args.out, [args.archive])
+    if args.out:  # never over the archive or a teacher's labels
+        archive.check_output_file("--out", args.out,
+                                  [args.archive, *(f for spec in args.teacher if (f := spec.partition("=")[2]))])
     total = len(archive.names(args.archive))
     if total == 0:
         raise ValueError(f"{args.archive}: no SGF files found")

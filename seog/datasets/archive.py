@@ -21,7 +21,7 @@ class Entry:
     error: str = ""
 
 
-SOURCE_SUFFIXES = (".sgf", ".json", ".game", ".zip", *TAR_SUFFIXES)  # what batch commands read
+SOURCE_SUFFIXES = (".sgf", ".json", ".jsonl", ".jsonl.gz", ".game", ".zip", *TAR_SUFFIXES)  # what batch commands read
 
 
 def check_output_file(option: str, path: str | Path, sources) -> None:

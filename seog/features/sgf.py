@@ -6,13 +6,12 @@ final board, the prisoners taken by each side, and the territory marks (TB/TW) o
 that carries them. With KGS-style marks, a stone inside the other colour's marks is dead.
 
 What real files get wrong is read as the servers that wrote them meant it, and said so in
-``Game.notes``: Fox's komi in hundredths (``KM[375]`` is 7.5), UTF-8 text without ``CA`` or
+``Game.komi_note``: Fox's komi in hundredths (``KM[375]`` is 7.5), UTF-8 text without ``CA`` or
 labelled gb2312. A file holding several games is refused, so that none is silently dropped.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,7 +45,7 @@ class Game:
       territory: TB/TW marks as ``{BLACK: set of grid indices, WHITE: ...}`` (empty when unmarked).
       properties: other root properties (PB, PW, BR, WR, DT, ...) as text.
       variations: True when some node has more than one child.
-      notes: how the loader read values that real files write against the standard.
+      komi_note: how KM was read when it was not written in points ('' when it was).
     """
 
     size: int
@@ -61,7 +60,14 @@ class Game:
     territory: dict = field(default_factory=lambda: {BLACK: set(), WHITE: set()})
     properties: dict = field(default_factory=dict)
     variations: bool = False
-    notes: list = field(default_factory=list)
+    komi_note: str = ""
+
+    def setup_between(self) -> dict[int, list]:
+        """``later_setup`` by the number of moves played before it: {n: [(colour or 0, point)]}."""
+        out: dict[int, list] = {}
+        for before, color, point in self.later_setup:
+            out.setdefault(before, []).append((color, point))
+        return out
 
     @property
     def has_markup(self) -> bool:
@@ -117,7 +123,8 @@ def loads(data: bytes | str) -> Game:
             raise SgfError(f"SZ: board size {text.rsplit(' ', 1)[-1]} is not supported "
                            f"(must be {coords.MIN_SIZE}..{coords.MAX_SIZE})") from None
         if text.startswith("bad SZ"):
-            raise SgfError(f"SZ: {_text(games[0].sequence[0], 'SZ', raw=True)!r} is not a board size") from None
+            written = games[0].sequence[0]["SZ"][0].decode("latin-1")
+            raise SgfError(f"SZ: {written!r} is not a board size") from None
         raise SgfError(f"not a readable SGF file ({text or 'malformed'})") from None
     root = record.get_root()
     size = record.get_size()
@@ -128,7 +135,7 @@ def loads(data: bytes | str) -> Game:
 
     board = Board(size)
     game = Game(size, 0.0, 0, _text(root, "RU"), _text(root, "RE"), board)
-    game.komi = _komi(_raw(root, "KM"), _from_fox(root), size, game.notes)
+    game.komi, game.komi_note = _komi(_raw(root, "KM"), _from_fox(root), size)
     for key in ("PB", "PW", "BR", "WR", "DT", "EV", "RO", "PC", "GN", "TM", "OT"):
         if root.has_property(key):
             game.properties[key] = _text(root, key)
@@ -219,27 +226,33 @@ def _from_fox(root) -> bool:
     return root.has_property("AP") and any(b"foxwq" in v.lower() for v in root.get_raw_list("AP"))
 
 
-def _komi(text: str, fox: bool, size: int, notes: list) -> float:
-    """KM as points. Fox writes hundredths: of points under 200 (``KM[50]`` is 0.5), of stones
-    (two points each) from 200 up when that is 4 stones or fewer (``KM[375]`` is 7.5); other
-    programs that multiply by 100 (``KM[650]``) are caught by size: no komi reaches 150 points."""
-    if not text:
-        return 0.0
-    if not _NUMBER.fullmatch(text):
-        raise SgfError(f"KM: komi {text!r} is not a number")
-    value = float(text.replace(",", "."))
-    if not math.isfinite(value):
-        raise SgfError(f"KM: komi {text!r} is not a number")
+def _komi(text: str, fox: bool, size: int) -> tuple[float, str]:
+    """KM as points, and a note when it was not written in points. Fox writes hundredths: of
+    points under 200 (``KM[50]`` is 0.5), of stones (two points each) from 200 up when that is
+    4 stones or fewer (``KM[375]`` is 7.5); other programs that multiply by 100 (``KM[650]``)
+    are caught by size: no komi reaches 150 points."""
+    value = _number(text, "KM", "komi")
+    note = ""
     if value.is_integer() and (abs(value) >= 150 or (fox and abs(value) >= 25)):
         points = value / 100
         if abs(value) >= 200 and abs(points) <= 4:
             points *= 2
-        notes.append(f"KM[{text}] read as komi {points:g}" + (" (Fox writes komi in hundredths)" if fox
-                                                             else " (written in hundredths)"))
+        note = f"KM[{text}] read as komi {points:g}" + (" (Fox writes komi in hundredths)" if fox
+                                                         else " (written in hundredths)")
         value = points
     if abs(value) > size * size:
         raise SgfError(f"KM: komi {text} is more than the {size}x{size} board holds")
-    return value
+    return value, note
+
+
+def _number(text: str, key: str, what: str) -> float:
+    """A KM or HA value as written ('' is 0): digits with a point or a comma, nothing else
+    (``float`` would take 'nan', 'inf' and '6_5')."""
+    if not text:
+        return 0.0
+    if not _NUMBER.fullmatch(text):
+        raise SgfError(f"{key}: {what} {text!r} is not a number")
+    return float(text.replace(",", "."))
 
 
 def _territory_marks(node, size: int) -> dict:
@@ -285,18 +298,14 @@ def _walk(node):
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # what terminals and XML must not get
 
 
-def _text(node, key: str, raw: bool = False) -> str:
-    """A property's value as text ('' when absent), control characters dropped; ``raw`` for a
-    coarse node (a dict of bytes)."""
-    if raw:
-        value = node.get(key, [b""])[0].decode("utf-8", "replace")
-    elif not node.has_property(key):
+def _text(node, key: str) -> str:
+    """A property's value as text ('' when absent), control characters dropped."""
+    if not node.has_property(key):
         return ""
-    else:
-        try:
-            value = node.get(key)
-        except ValueError:
-            value = node.get_raw(key).decode("utf-8", "replace")
+    try:
+        value = node.get(key)
+    except ValueError:
+        value = node.get_raw(key).decode("utf-8", "replace")
     return _CONTROL.sub("", str(value)).strip()
 
 
@@ -307,12 +316,9 @@ def _raw(node, key: str) -> str:
 
 def _handicap(text: str, setup: list, size: int) -> int:
     if text:
-        try:
-            value = float(text)
-            if not math.isfinite(value) or not value.is_integer():
-                raise ValueError
-        except ValueError:
-            raise SgfError(f"HA: handicap {text!r} is not a whole number") from None
+        value = _number(text, "HA", "handicap")
+        if not value.is_integer():
+            raise SgfError(f"HA: handicap {text!r} is not a whole number")
         if value > size * size:
             raise SgfError(f"HA: handicap {text} is more stones than the {size}x{size} board holds")
         return int(value) if value >= 2 else 0
@@ -341,19 +347,16 @@ def with_score(game: Game, result: str, territory: dict, comment: str = "") -> b
     root.set("RE", result)
     if game.setup:
         _set_setup(root, game.setup, game.size)
-    later: dict[int, list] = {}
-    for before, color, point in game.later_setup:
-        later.setdefault(before, []).append((color, point))
+    later = game.setup_between()
     node = root
-    for number, (color, point) in enumerate(game.moves):
+    for number in range(len(game.moves) + 1):  # setup nodes before each move, and after the last
         if number in later:
             node = node.new_child()
             _set_setup(node, later[number], game.size)
-        node = node.new_child()
-        node.set_move(LETTER_OF[color], None if point is None else _sgfmill_rc(point, game.size))
-    if len(game.moves) in later:
-        node = node.new_child()
-        _set_setup(node, later[len(game.moves)], game.size)
+        if number < len(game.moves):
+            color, point = game.moves[number]
+            node = node.new_child()
+            node.set_move(LETTER_OF[color], None if point is None else _sgfmill_rc(point, game.size))
     if node is root or territory[BLACK] or territory[WHITE] or comment:
         node = node.new_child() if node is not root else node
     for color, key in ((BLACK, "TB"), (WHITE, "TW")):

@@ -61,6 +61,6 @@ def annotated_sgf(game: Game, score: Score, note: str = "") -> bytes:
     rules = game.rules if same else score.rules.name
     if rules != game.rules or game.komi != score.komi:
         game = dataclasses.replace(game, rules=rules, komi=score.komi)
-    decided = bool(game.result) and not parse_result(game.result).counted
+    decided = parse_result(game.result).how in ("resign", "time", "forfeit") or game.result.lower() == "void"
     return sgf.with_score(game, game.result if decided else score.result, territory_marks(score),
                           comment(score, game.result, note))

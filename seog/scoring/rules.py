@@ -59,6 +59,7 @@ ALIASES = {
     "tromp-taylor": "tromp-taylor", "tromp taylor": "tromp-taylor", "tt": "tromp-taylor",
     "trompTaylor".lower(): "tromp-taylor",
 }
+SGF_NEAREST = {"ing": "chinese", "goe": "chinese", "ing goe": "chinese"}  # RU values: Ing counts area
 
 DEFAULT_RULES = "japanese"
 
@@ -68,41 +69,42 @@ class UnknownRules(ValueError):
 
 
 def get_rules(name: str | None) -> Rules:
-    """The rule set for a name or an SGF RU value (case-insensitive); '' or None gives Japanese."""
-    key = (name or DEFAULT_RULES).strip().lower().replace("_", "-")
+    """The rule set for a name or an SGF RU value (case-insensitive, a trailing "rules" ignored:
+    'Chinese rules'); '' or None gives Japanese."""
+    key = _key(name or DEFAULT_RULES)
     if key not in ALIASES:
         known = ", ".join(RULES)
         raise UnknownRules(f"unknown rules {name!r} (known: {known})")
     return RULES[ALIASES[key]]
 
 
-SGF_ALIASES = {"ing": "chinese", "goe": "chinese", "ing goe": "chinese"}  # Ing counts area, as chinese
-
-
-def _sgf_key(ru: str) -> str:
-    key = (ru or "").strip().lower()
+def _key(name: str) -> str:
+    key = name.strip().lower().replace("_", "-")
     for tail in (" rules", " rule"):
         key = key.removesuffix(tail)
     return key
 
 
+def sgf_rules(ru: str) -> Rules | None:
+    """The rule set an SGF RU value names: seog's names and aliases, or the nearest for a rule set
+    seog lacks (Ing counts area, as chinese); None for a value seog does not know."""
+    key = _key(ru or DEFAULT_RULES)
+    name = ALIASES.get(key) or SGF_NEAREST.get(key)
+    return RULES[name] if name else None
+
+
 def rules_from_sgf(ru: str) -> Rules:
-    """Like ``get_rules``, for an SGF RU value: 'Chinese rules' is chinese, Ing (GOE) counts area
-    as chinese, and a value seog does not know falls back to Japanese (``sgf_rules_note``)."""
-    key = _sgf_key(ru)
-    try:
-        return get_rules(SGF_ALIASES.get(key, key))
-    except UnknownRules:
-        return RULES[DEFAULT_RULES]
+    """``sgf_rules``, falling back to Japanese (``sgf_rules_note`` says so)."""
+    return sgf_rules(ru) or RULES[DEFAULT_RULES]
 
 
 def sgf_rules_note(ru: str) -> str | None:
-    """What to tell the user when an RU value is not one of seog's rule names: None when it is."""
-    key = _sgf_key(ru)
-    if key in SGF_ALIASES:
-        return f"RU[{ru}] counted by area under chinese rules, the nearest seog knows"
-    try:
-        get_rules(key)
-    except UnknownRules:
+    """What to tell the user when an RU value is not one of seog's rule sets: None when it is."""
+    if not ru:
+        return None
+    rules = sgf_rules(ru)
+    if rules is None:
         return f"RU[{ru}] names rules seog does not know; counted under {DEFAULT_RULES} rules"
+    if _key(ru) in SGF_NEAREST:
+        return f"RU[{ru}] counted by area under {rules.name} rules, the nearest seog knows"
     return None

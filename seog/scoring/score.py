@@ -87,9 +87,9 @@ def score_game(game: Game, *, rules: Rules | str | None = None, komi: float | No
 
 def game_notes(game: Game, *, rules_given: bool = False, komi_given: bool = False) -> list[str]:
     """The loader's notes on a game and what its RU became, leaving out what the caller overrode."""
-    notes = [n for n in game.notes if not (komi_given and n.startswith("KM["))]
-    ru_note = None if rules_given or not game.rules else sgf_rules_note(game.rules)
-    return notes + ([ru_note] if ru_note else [])
+    komi_note = "" if komi_given else game.komi_note
+    ru_note = None if rules_given else sgf_rules_note(game.rules)
+    return [n for n in (komi_note, ru_note) if n]
 
 
 def _as_mask(dead, size: int) -> np.ndarray:
