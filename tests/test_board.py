@@ -80,3 +80,30 @@ def test_snapback_the_capturing_block_is_taken_back_at_once():
     assert b.ko is None  # ...with a block, not a single stone: no ko
     assert b.play(coords.BLACK, gtp(b, "C6")) == 7  # ...and Black takes seven back
     assert b.prisoners == {coords.BLACK: 7, coords.WHITE: 1}
+
+
+def test_multi_stone_suicide_where_the_rules_allow_it_gives_the_opponent_prisoners():
+    b = board("""
+        .XO..
+        XXO..
+        OO...
+        .....
+        .....""")
+    before = b.stones.copy()
+    with pytest.raises(IllegalMove, match="suicide"):
+        b.play(coords.BLACK, gtp(b, "A5"))
+    assert (b.stones == before).all()
+    assert b.play(coords.BLACK, gtp(b, "A5"), suicide=True) == 0  # New Zealand, Tromp-Taylor
+    assert b.to_rows()[:2] == ["..O..", "..O.."] and b.ko is None
+    assert b.prisoners == {coords.BLACK: 0, coords.WHITE: 4}
+
+
+def test_a_move_that_captures_is_no_suicide_even_where_suicide_is_allowed():
+    b = board("""
+        .XO..
+        XOO..
+        OO...
+        .....
+        .....""")
+    assert b.play(coords.WHITE, gtp(b, "A5"), suicide=True) == 2  # takes B5 and A4 first
+    assert b.to_rows()[:2] == ["O.O..", ".OO.."] and b.prisoners[coords.WHITE] == 2

@@ -50,3 +50,9 @@ def test_unsupported_sizes_are_refused():
     for size in (1, 26, 0):
         with pytest.raises(ValueError, match="not supported"):
             coords.check_size(size)
+
+
+@pytest.mark.parametrize("vertex", ["d\u00b2", "d\u0664", "\uff244", "D4.", "D+4", "D 4"])
+def test_gtp_vertices_take_ascii_digits_only(vertex):
+    with pytest.raises(coords.CoordinateError, match="bad GTP vertex"):
+        coords.from_gtp(vertex, 19)

@@ -323,3 +323,100 @@ def test_komi_that_is_not_a_finite_number_is_refused_on_the_command_line(capsys)
         with pytest.raises(SystemExit):
             cli_main(argv)
         assert "invalid komi value" in capsys.readouterr().err
+
+
+def test_multi_stone_suicide_is_legal_under_nz_and_tromp_taylor_only(gtp):
+    """White walls in A1-B1; Black's B1 leaves A1-B1 without a liberty. (White's J9 keeps the
+    board after the suicide new: without it, that board is the one before A1, which positional
+    superko forbids.)"""
+    setup = ["boardsize 9", "play w A2", "play w B2", "play w C1", "play b A1", "play w J9"]
+    for rules in ("japanese", "korean", "chinese", "aga"):
+        for line in setup + [f"seog-rules {rules}"]:
+            ok(gtp, line)
+        assert fails(gtp, "play b B1") == "illegal move", rules
+    for rules in ("nz", "tromp-taylor"):
+        for line in setup + [f"seog-rules {rules}"]:
+            ok(gtp, line)
+        ok(gtp, "play b B1")
+        assert gtp.referee.board.to_rows()[7:] == ["OO.......", "..O......"]
+        assert gtp.referee.board.prisoners == {coords.BLACK: 0, coords.WHITE: 2}
+        ok(gtp, "undo")
+        assert gtp.referee.board.to_rows()[8] == "X.O......" and gtp.referee.board.prisoners[coords.WHITE] == 0
+
+
+def test_single_stone_suicide_changes_nothing_so_superko_decides(gtp):
+    """Black A1 between White A2 and B1 leaves the board as it was: positional superko
+    (Tromp-Taylor) forbids it; situational superko (New Zealand) only when that board has occurred
+    with White to move, as after White's pass."""
+    for line in ("boardsize 9", "seog-rules tromp-taylor", "play w A2", "play w B1"):
+        ok(gtp, line)
+    assert fails(gtp, "play b A1") == "illegal move"
+    ok(gtp, "seog-rules nz")
+    ok(gtp, "play b A1")
+    assert gtp.referee.board.to_rows()[8] == ".O......." and gtp.referee.board.prisoners[coords.WHITE] == 1
+    ok(gtp, "play w pass")
+    assert fails(gtp, "play b A1") == "illegal move"  # the board after Black's last move, White to move
+
+
+# Black's B8 takes its own four stones in the corner (A9 B9 A8 B8): legal under NZ and
+# Tromp-Taylor, refused under every other rule set seog knows.
+SUICIDE_RECORD = "(;SZ[9]RU[{ru}]KM[7]AW[ca][cb][ac][bc][cc];B[aa];W[ee];B[ab];W[ef];B[ba];W[eg];B[bb];W[];B[])"
+
+
+def test_a_record_with_a_multi_stone_suicide_replays_where_its_rules_allow_it(gtp, tmp_path):
+    from seog.features import sgf
+
+    for number, ru in enumerate(("NZ", "Tromp-Taylor", "New Zealand")):
+        game = sgf.loads(SUICIDE_RECORD.format(ru=ru))
+        assert game.board.to_rows()[:3] == ["..O......", "..O......", "OOO......"]
+        assert game.board.prisoners == {coords.BLACK: 0, coords.WHITE: 4} and len(game.moves) == 9
+        path = tmp_path / f"suicide-{number}.sgf"
+        path.write_text(SUICIDE_RECORD.format(ru=ru))
+        ok(gtp, f"loadsgf {path}")
+        assert gtp.referee.board.to_rows() == game.board.to_rows() and len(gtp.referee.moves) == 9
+        ok(gtp, f"loadsgf {path} 7")  # the position before the suicide, under the file's rules
+        assert gtp.referee.board.to_rows()[:2] == ["XXO......", "X.O......"]
+        ok(gtp, "play b B8")
+        assert gtp.referee.board.to_rows() == game.board.to_rows()
+    for ru in ("Japanese", "Chinese", "AGA"):
+        with pytest.raises(sgf.SgfError, match=r"move 7 \(B B8\) is illegal: it is suicide"):
+            sgf.loads(SUICIDE_RECORD.format(ru=ru))
+    path = tmp_path / "suicide-japanese.sgf"
+    path.write_text(SUICIDE_RECORD.format(ru="Japanese"))
+    assert "suicide" in fails(gtp, f"loadsgf {path}")
+
+
+def test_tromp_taylor_reports_no_dead_stones_as_it_counts_every_stone(gtp):
+    """TWO_WALLS has a white stone in Black's side (B4) and a black one in White's (F3): dead
+    under the other rules; under Tromp-Taylor both stay on the board and count for their colour."""
+    from seog.scoring.score import score_position
+
+    play_two_walls(gtp)
+    ok(gtp, "seog-rules tromp-taylor")
+    assert ok(gtp, "final_status_list dead") == ""
+    alive = ok(gtp, "final_status_list alive").split("\n")
+    assert sorted(len(block.split()) for block in alive) == [1, 1, 11, 15]
+    kept = score_position(gtp.referee.board, rules="tromp-taylor", komi=0.5, dead=[])
+    assert ok(gtp, "final_score") == kept.result
+    ok(gtp, "seog-rules chinese")  # the same stones are dead where the count takes them off
+    assert ok(gtp, "final_status_list dead").split("\n") == ["B4", "F3"]
+
+
+def test_vertices_and_komi_take_plain_digits_only(gtp):
+    ok(gtp, "boardsize 9")
+    for vertex in ("d\u00b2", "d\u0664"):
+        assert fails(gtp, f"play b {vertex}").startswith("syntax error"), vertex
+    assert gtp.referee.board.to_rows() == ["." * 9] * 9
+    for value in ("6_5", "\u0666.5", "nan", "7,5"):
+        assert fails(gtp, f"komi {value}").startswith("syntax error"), value
+    ok(gtp, "komi -3")
+    ok(gtp, "komi .5")
+    assert gtp.referee.komi == 0.5
+
+
+def test_komi_with_an_underscore_is_refused_on_the_command_line(capsys):
+    from seog.cli import main as cli_main
+
+    with pytest.raises(SystemExit):
+        cli_main(["gtp", "--komi", "6_5"])
+    assert "invalid komi value: '6_5'" in capsys.readouterr().err

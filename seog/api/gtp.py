@@ -29,6 +29,7 @@ from seog.scoring.rules import Rules, UnknownRules, get_rules, sgf_rules
 DEFAULT_MODEL = "default"
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _INTEGER = re.compile(r"[+-]?[0-9]{1,9}")
+_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 STATUSES = ("alive", "dead", "seki")
 
 
@@ -109,7 +110,7 @@ class Referee:
         a move the rules' superko forbids (unless ``superko`` is False: a recorded game is
         replayed as played, its positions still remembered)."""
         before = self.board.copy()
-        captured = self.board.play(color, point)
+        captured = self.board.play(color, point, self.rules.suicide)
         if not self._seen:  # the position the game starts from: empty, handicap, setup stones, or a loaded end
             self._seen = Counter({(before.grid.tobytes(), color): 1})
         key = None if point is None else (self.board.grid.tobytes(), -color)
@@ -223,15 +224,23 @@ class Referee:
                                           model=self.model)
         return self._cached
 
+    def dead(self) -> np.ndarray:
+        """Grid indices of the stones the count takes off as dead; none under rules that count
+        every stone on the board (Tromp-Taylor), so that what is reported is what is counted."""
+        score = self.score()
+        return np.sort(score.dead) if self.rules.remove_dead else np.zeros(0, dtype=np.int64)
+
     def status_list(self, status: str) -> list[list[int]]:
-        """Blocks (as sorted grid indices) whose final status is ``alive``, ``dead`` or ``seki``."""
+        """Blocks (as sorted grid indices) whose final status is ``alive``, ``dead`` or ``seki``,
+        as counted: under Tromp-Taylor no block is dead."""
         score = self.score()
         seki = {int(i) for i in score.seki}
         out = []
         for block in score.blocks:
             points = sorted(int(i) for i in block.points)
             in_seki = points[0] in seki
-            kind = "dead" if not block.alive else ("seki" if in_seki else "alive")
+            dead = not block.alive and self.rules.remove_dead
+            kind = "dead" if dead else ("seki" if in_seki else "alive")
             if kind == status:
                 out.append(points)
         out.sort(key=lambda pts: (pts[0] // self.size, pts[0] % self.size))
@@ -334,10 +343,9 @@ class GtpReferee:
 
     def _komi(self, args: list[str]) -> str:
         _need(args, 1, "komi FLOAT")
-        try:
-            value = float(args[0])
-        except ValueError:
-            raise GtpFailure(f"syntax error: komi {args[0]!r} is not a number") from None
+        if not _FLOAT.fullmatch(args[0]):  # float() would take '6_5' as 65, 'nan' and other scripts' digits
+            raise GtpFailure(f"syntax error: komi {args[0]!r} is not a number")
+        value = float(args[0])
         if not np.isfinite(value):
             raise GtpFailure(f"syntax error: komi {args[0]!r} is not a finite number")
         self.referee.komi = value

@@ -16,7 +16,8 @@ from seog.features.coords import BLACK, BORDER, EMPTY, WHITE
 
 
 class IllegalMove(ValueError):
-    """A move the rules forbid: an occupied point, suicide, or retaking a ko at once."""
+    """A move the rules forbid: an occupied point, suicide (where the rules forbid it), or
+    retaking a ko at once."""
 
 
 class IllegalPosition(ValueError):
@@ -120,10 +121,12 @@ class Board:
                     stack.append(q)
         return found, False
 
-    def play(self, color: int, point: int | None) -> int:
+    def play(self, color: int, point: int | None, suicide: bool = False) -> int:
         """Play ``color`` at flat ``point`` (None passes); return the number of stones captured.
 
-        Raises IllegalMove for an occupied point, a suicide, or an immediate ko recapture.
+        With ``suicide`` (New Zealand and Tromp-Taylor rules) a move that leaves its own block
+        without a liberty takes that block off, as the opponent's prisoners; without it such a move
+        raises IllegalMove, as do an occupied point and an immediate ko recapture.
         """
         if point is None:
             self.ko = None
@@ -149,10 +152,15 @@ class Board:
             self.stones[captured] = EMPTY
             self.prisoners[color] += len(captured)
         else:
-            _, free = self._block_and_liberty(stones, point)
+            block, free = self._block_and_liberty(stones, point)
             if not free:
-                stones[point] = EMPTY
-                raise IllegalMove("it is suicide")
+                if not suicide:
+                    stones[point] = EMPTY
+                    raise IllegalMove("it is suicide")
+                self.stones[block] = EMPTY  # without a liberty the walk covered the whole block
+                self.prisoners[-color] += len(block)
+                self.ko = None
+                return 0
         # A single stone that captured exactly one stone and now has one liberty makes a ko.
         self.ko = None
         if len(captured) == 1:

@@ -17,6 +17,7 @@ EMPTY = 0; BORDER marks the padding wall.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import numpy as np
@@ -74,12 +75,15 @@ def to_sgf(point: int | None, size: int) -> str:
     return chr(97 + col) + chr(97 + row)
 
 
+_GTP_VERTEX = re.compile(f"[{GTP_COLUMNS}][0-9]+")
+
+
 def from_gtp(text: str, size: int) -> int | None:
     """Flat point of a GTP vertex such as ``"D4"``; None for ``pass``."""
     t = text.strip().upper()
     if t == "PASS":
         return None
-    if len(t) < 2 or t[0] not in GTP_COLUMNS or not t[1:].isdigit():
+    if not _GTP_VERTEX.fullmatch(t):  # ASCII digits only: str.isdigit() takes '²' and '٤'
         raise CoordinateError(f"bad GTP vertex {text!r}")
     col, number = GTP_COLUMNS.index(t[0]), int(t[1:])
     row = size - number

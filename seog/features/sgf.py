@@ -1,6 +1,7 @@
 """SGF in and out, through sgfmill: the rest of seog sees ``Game`` objects, never SGF properties.
 
-``load`` replays the main line (the first variation) with captures, suicide and ko checks, and
+``load`` replays the main line (the first variation) with captures, ko checks and suicide (taken
+off where the record's rules allow it, New Zealand and Tromp-Taylor; refused elsewhere), and
 keeps what scoring needs: size, komi, handicap, rules (RU) and result (RE) as written, the
 final board, the prisoners taken by each side, and the territory marks (TB/TW) of the last node
 that carries them. With KGS-style marks, a stone inside the other colour's marks is dead.
@@ -143,6 +144,7 @@ def loads(data: bytes | str) -> Game:
     nodes = record.get_main_sequence()
     game.variations = any(len(node) > 1 for node in _walk(root))
     move_number = 0
+    suicide = _allows_suicide(game.rules)
     before_moves: dict[int, int] = {}  # point -> colour of the setup before the first move
     for node_number, node in enumerate(nodes):
         # Most nodes hold one move and nothing else: look at the property names first.
@@ -175,7 +177,7 @@ def loads(data: bytes | str) -> Game:
             color = COLOR_OF[move[0]]
             point = None if move[1] is None else _flat(move[1], size, f"move {move_number}")
             try:
-                board.play(color, point)
+                board.play(color, point, suicide)
             except IllegalMove as exc:
                 vertex = coords.to_gtp(point, size)
                 raise SgfError(f"move {move_number} ({move[0].upper()} {vertex}) is illegal: {exc}") from None
@@ -188,6 +190,16 @@ def loads(data: bytes | str) -> Game:
     game.setup = [(color, point) for point, color in before_moves.items()]
     game.handicap = _handicap(_raw(root, "HA"), game.setup, size)
     return game
+
+
+def _allows_suicide(ru: str) -> bool:
+    """Do the rules an RU value names allow suicide? The rules table of ``seog.scoring.rules``
+    decides (a plain data module, imported here only for this lookup)."""
+    if not ru:
+        return False
+    from seog.scoring.rules import sgf_rules
+    rules = sgf_rules(ru)
+    return rules is not None and rules.suicide
 
 
 def _parse_message(exc: ValueError) -> str:

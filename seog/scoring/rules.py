@@ -1,16 +1,19 @@
 """Rule sets: how a final position becomes points, and how RU strings map onto them.
 
-| rules | counts | handicap compensation to White | dead stones removed | superko |
-|---|---|---|---|---|
-| japanese, korean | territory + prisoners + dead stones; no territory in seki, nor on the points a group must fill once the dame are filled (``count.protective_points``) | none | yes | none: a cycle is no result |
-| chinese | area (stones + territory) | one point per handicap stone | yes | positional |
-| aga | area | handicap - 1 | yes | situational |
-| nz | area | none | yes | situational |
-| tromp-taylor | area | none | no: every stone on the board counts | positional |
+| rules | counts | handicap compensation to White | dead stones removed | superko | suicide |
+|---|---|---|---|---|---|
+| japanese, korean | territory + prisoners + dead stones; no territory in seki, nor on the points a group must fill once the dame are filled (``count.protective_points``) | none | yes | none: a cycle is no result | no |
+| chinese | area (stones + territory) | one point per handicap stone | yes | positional | no |
+| aga | area | handicap - 1 | yes | situational | no |
+| nz | area | none | yes | situational | yes |
+| tromp-taylor | area | none | no: every stone on the board counts | positional | yes |
 
 Superko is for refereeing moves, not for the count: *positional* forbids a move that
 recreates any earlier position of the game, *situational* one that recreates an earlier position
-with the same player to move.
+with the same player to move. *Suicide*: a move that leaves its own block without a liberty takes
+that block off (the opponent's prisoners). A single stone's suicide leaves the board as it was:
+positional superko forbids it, situational superko only when that position, with the opponent to
+move, has occurred before (after a pass, say).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ class Rules:
     ``remove_dead``: dead stones are taken off before counting; ``seki_territory``: empty
     points enclosed by a group in seki count as territory (when False, protective points do not
     count either: both follow from the Japanese rule that the game ends with the dame filled);
-    ``superko``: 'none', 'positional' or 'situational' (the module's table)."""
+    ``superko``: 'none', 'positional' or 'situational'; ``suicide``: a move may take off its own
+    block (the module's table)."""
 
     name: str
     area: bool
@@ -34,6 +38,7 @@ class Rules:
     seki_territory: bool = True
     default_komi: float = 7.5
     superko: str = "none"
+    suicide: bool = False
 
     def handicap_compensation(self, handicap: int) -> int:
         if handicap < 2 or self.handicap_bonus == "none":
@@ -46,8 +51,8 @@ RULES = {
     "korean": Rules("korean", area=False, seki_territory=False, default_komi=6.5),
     "chinese": Rules("chinese", area=True, handicap_bonus="per-stone", superko="positional"),
     "aga": Rules("aga", area=True, handicap_bonus="per-stone-minus-one", superko="situational"),
-    "nz": Rules("nz", area=True, default_komi=7.0, superko="situational"),
-    "tromp-taylor": Rules("tromp-taylor", area=True, remove_dead=False, superko="positional"),
+    "nz": Rules("nz", area=True, default_komi=7.0, superko="situational", suicide=True),
+    "tromp-taylor": Rules("tromp-taylor", area=True, remove_dead=False, superko="positional", suicide=True),
 }
 
 ALIASES = {
