@@ -21,18 +21,26 @@ needs_gnugo = pytest.mark.skipif(not GNUGO.exists(), reason="GNU Go is not insta
 
 # A GTP engine whose genmove does what its first argument says: 'pass', 'resign', 'a1' (the
 # same point every time, so its second move is illegal), 'hang', 'die', 'junk', or
-# 'seq:A,B/C,D' (A, B, then C, D over and over).
+# 'seq:A,B/C,D' (A, B, then C, D over and over). More arguments: 'noid' (replies without the
+# command's id) and 'slow-once:PATH' (the first run, while PATH does not exist, makes it and
+# sleeps 2 s before reading any command, as a big engine loading its weights).
 SCRIPT = textwrap.dedent('''
-    import itertools, sys, time
+    import itertools, os, sys, time
     mode = sys.argv[1]
     if mode.startswith("seq:"):
         first, _, again = mode[4:].partition("/")
         sequence = itertools.chain(first.split(","), itertools.cycle(again.split(",")))
+    noid = "noid" in sys.argv[2:]
+    for option in sys.argv[2:]:
+        if option.startswith("slow-once:") and not os.path.exists(option[10:]):
+            open(option[10:], "w").close()
+            time.sleep(2)
     for line in sys.stdin:
         words = line.split()
         if not words:
             continue
         ident, words = (words[0], words[1:]) if words[0].isdigit() else ("", words)
+        ident = "" if noid else ident
         name = words[0] if words else ""
         answer = ""
         if name == "name":
@@ -139,18 +147,18 @@ def test_a_triple_ko_cycle_forfeits_under_superko_and_is_void_without_it(script,
 
 
 def test_a_hanging_or_dying_engine_forfeits_and_the_match_goes_on(script, tmp_path):
-    config = MatchConfig(black=script("hang"), white=script("pass"), games=2, size=9, out=tmp_path,
+    config = MatchConfig(black=script("hang"), white=script("pass"), games=2, size=9, out=tmp_path / "hang",
                          timeout=1, model=None)
     records, _, stopped = run_match(config, log=lambda s: None)
     assert not stopped and len(records) == 2
     assert [r.result for r in records] == ["W+F", "B+F"]
     assert all("did not answer 'genmove" in r.reason for r in records)
-    config = MatchConfig(black=script("pass"), white=script("die"), games=2, size=9, out=tmp_path,
+    config = MatchConfig(black=script("pass"), white=script("die"), games=2, size=9, out=tmp_path / "die",
                          timeout=5, model=None)
     records, _, stopped = run_match(config, log=lambda s: None)
     assert [r.result for r in records] == ["B+F", "W+F"]
     assert "exited with code 3" in records[0].reason
-    config = MatchConfig(black=script("junk"), white=script("pass"), games=1, size=9, out=tmp_path,
+    config = MatchConfig(black=script("junk"), white=script("pass"), games=1, size=9, out=tmp_path / "junk",
                          timeout=5, model=None)
     records, _, _ = run_match(config, log=lambda s: None)
     assert records[0].result == "W+F" and "'banana', not a move" in records[0].reason
@@ -208,12 +216,39 @@ def test_gnugo_against_gnugo_games_are_recorded_and_counted_right(tmp_path):
         assert parse_result(ours.result).margin == parse_result(their_result).margin
 
 
+def test_an_engine_too_slow_to_give_its_name_forfeits_and_is_started_again(script, tmp_path):
+    """It answers without ids: kept after the timeout, it would read each reply one command late
+    for the whole match and forfeit every game."""
+    slow = script(f"pass noid slow-once:{tmp_path / 'loaded'}")
+    config = MatchConfig(black=slow, white=script("pass"), games=2, size=9, out=tmp_path / "out",
+                         timeout=1.5, model=None)
+    records, _, stopped = run_match(config, log=lambda s: None)
+    assert not stopped
+    assert records[0].result == "W+F" and "did not answer 'name'" in records[0].reason
+    assert records[1].reason == "two passes" and records[1].result == "W+7.5" and records[1].winner == "A"
+
+
 @needs_gnugo
-def test_max_moves_stops_and_counts_the_game(tmp_path):
-    config = MatchConfig(black=gnugo(), white=gnugo(), games=1, size=9, out=tmp_path, max_moves=10)
-    records, _, _ = run_match(config, log=lambda s: None)
-    assert records[0].moves == 10 and records[0].reason == "the move limit (10)"
-    assert parse_result(records[0].result).counted
+def test_a_game_stopped_at_the_move_limit_is_unfinished_and_out_of_the_win_counts(tmp_path):
+    config = MatchConfig(black=gnugo(level=1), white=gnugo(level=1), games=1, size=9, out=tmp_path,
+                         max_moves=10)
+    records, seats, _ = run_match(config, log=lambda s: None)
+    (record,) = records
+    assert record.moves == 10 and record.unfinished and record.winner is None
+    assert record.result == "Void" and record.reason.startswith("unfinished at the move limit (10)")
+    text = record.path.read_text()
+    assert "RE[Void]" in text and "unfinished, stopped at the move limit (10)" in text and "Scored by seog" in text
+    assert "TB[" not in text and "TW[" not in text  # no count in the marks of a game with no result
+    assert len(sgf.load(record.path).moves) == 10
+    table = summary(records, seats, config)
+    assert "0 of 0 won" in table and "unfinished at the move limit (10), not in the win counts: 1" in table
+
+
+def test_an_out_folder_with_an_earlier_match_is_refused(script, tmp_path):
+    (tmp_path / "game-001.sgf").write_text("(;SZ[9])")
+    with pytest.raises(ValueError, match="earlier match"):
+        MatchConfig(black=script("pass"), white=script("pass"), size=9, out=tmp_path)
+    MatchConfig(black=script("pass"), white=script("pass"), size=9, out=tmp_path / "new")
 
 
 def test_seog_match_command_prints_the_summary(script, tmp_path):

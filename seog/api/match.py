@@ -3,9 +3,10 @@
 Engine A (``--black``) takes Black in odd games and White in even ones. A game ends after two
 passes in a row, a resignation, a forfeit (an illegal or unreadable move, superko included, or
 an engine that dies or does not answer in time), or the move limit. Under rules without superko
-(Japanese, Korean) a position made for the third time is a ko cycle: no result. Counted games
-are scored by ``Referee``; each game is written as an SGF file with the result, the players and
-the dead stones (TB/TW).
+(Japanese, Korean) a position made for the third time is a ko cycle: no result. A game stopped
+at the move limit is unfinished: no result (``Void``), the count of the position it stopped at in
+its comment, and out of the win counts. Counted games are scored by ``Referee``; each game is
+written as an SGF file with the result, the players and the dead stones (TB/TW).
 """
 
 from __future__ import annotations
@@ -13,14 +14,13 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from seog.api.gtp import Referee
-from seog.api.gtp_client import EngineError, EngineRefused, GtpEngine
+from seog.api.gtp_client import EngineDied, EngineError, EngineRefused, GtpEngine
 from seog.features import coords
 from seog.features.board import IllegalMove
 from seog.features.coords import BLACK, WHITE
@@ -28,6 +28,8 @@ from seog.scoring.rules import get_rules
 
 LETTER = {BLACK: "B", WHITE: "W"}
 NAME = {BLACK: "Black", WHITE: "White"}
+GAME_FILE = re.compile(r"game-[0-9]+\.sgf")
+MOVE_LIMIT = "the move limit"
 
 
 class MatchAborted(EngineError):
@@ -62,6 +64,17 @@ class MatchConfig:
             self.max_moves = 3 * self.size * self.size
         if self.max_moves < 1:
             raise ValueError(f"--max-moves must be at least 1, got {self.max_moves}")
+        earlier = earlier_games(self.out)
+        if earlier:
+            raise ValueError(f"--out {self.out} already holds the games of an earlier match "
+                             f"({earlier[0]}, ...): name another folder, or move them")
+
+
+def earlier_games(folder: Path | None) -> list[str]:
+    """The game files (``game-NNN.sgf``) a folder already holds, sorted; the match would write over them."""
+    if folder is None or not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if GAME_FILE.fullmatch(p.name))
 
 
 @dataclass
@@ -75,6 +88,7 @@ class GameRecord:
     reason: str
     moves: int
     winner: str | None = None  # seat label, None for jigo or a void game
+    unfinished: bool = False  # stopped at the move limit: no result, out of the win counts
     path: Path | None = None
     dead: list = field(default_factory=list)  # GTP vertices of the dead stones
 
@@ -100,17 +114,20 @@ class Seat:
         return self.engine
 
     def _ask_name(self) -> str:
-        """The engine's name and version; an engine that dies before answering stops the match
-        (a wrong command line, a missing script or weights), rather than forfeiting every game."""
+        """The engine's name and version. An engine that dies before answering stops the match
+        (a wrong command line, a missing script or weights), rather than forfeiting every game;
+        one that does not answer in time raises EngineTimeout, and the game it was to play
+        forfeits as after any timeout: kept, an engine that leaves out ids would read every
+        later reply one command late."""
         try:
             name = self.engine.send("name")
-        except EngineError as exc:
-            if not self.engine.alive:
-                raise MatchAborted(f"{exc} (it stopped as soon as it started: check its command)") from None
-            return ""
+        except EngineRefused:
+            name = ""
+        except EngineDied as exc:
+            raise MatchAborted(f"{exc} (it stopped as soon as it started: check its command)") from None
         try:
             version = self.engine.send("version")
-        except EngineError:
+        except EngineRefused:
             version = ""
         return f"{name} {version}".strip()
 
@@ -156,24 +173,33 @@ def play_game(number: int, seats: dict[int, Seat], config: MatchConfig):
         record.result, record.reason = "Void", reason[len("void: "):]
         return record, referee, f"No result: {record.reason}", None
     score = referee.score()
-    record.result, record.reason = score.result, reason
-    record.dead = [coords.index_to_gtp(i, config.size) for i in np.sort(score.dead)]
+    dead = [coords.index_to_gtp(i, config.size) for i in referee.dead()]
+    count = (f"Scored by seog ({score.rules.name} rules, komi {score.komi:g}): Black {score.black:g}, "
+             f"White {score.white:g}, {score.result}.")
+    if dead:
+        count += " Dead stones: " + " ".join(dead) + "."
+    if score.uncertain_blocks:
+        count += f" {len(score.uncertain_blocks)} block(s) near the decision boundary."
+    if reason.startswith(MOVE_LIMIT):
+        record.result, record.unfinished = "Void", True
+        record.reason = f"unfinished at {reason}; the position counts {score.result}"
+        return record, referee, f"No result: unfinished, stopped at {reason}. {count}", None
+    record.result, record.reason, record.dead = score.result, reason, dead
     if score.margin:
         record.winner = seats[BLACK if score.margin > 0 else WHITE].label
-    comment = (f"Game ended by {reason} after {record.moves} moves. Scored by seog "
-               f"({score.rules.name} rules, komi {score.komi:g}): Black {score.black:g}, "
-               f"White {score.white:g}, {score.result}.")
-    if record.dead:
-        comment += " Dead stones: " + " ".join(record.dead) + "."
-    if score.uncertain_blocks:
-        comment += f" {len(score.uncertain_blocks)} block(s) near the decision boundary."
-    return record, referee, comment, score
+    return record, referee, f"Game ended by {reason} after {record.moves} moves. {count}", score
 
 
 def _setup(seats: dict[int, Seat], config: MatchConfig) -> None:
     for color in (BLACK, WHITE):
         seat = seats[color]
-        engine = seat.start()
+        try:
+            engine = seat.start()
+        except MatchAborted:
+            raise
+        except EngineError as exc:  # no name in time: restarted for the next game
+            seat.stop()
+            raise Forfeit(color, str(exc)) from None
         for command in (f"boardsize {config.size}", "clear_board", f"komi {config.komi:g}"):
             try:
                 engine.send(command)
@@ -224,7 +250,7 @@ def _move_loop(referee: Referee, seats: dict[int, Seat], config: MatchConfig) ->
         if passes == 2:
             return "two passes"
         color = -color
-    return f"the move limit ({config.max_moves})"
+    return f"{MOVE_LIMIT} ({config.max_moves})"
 
 
 def to_sgf(record: GameRecord, referee: Referee, seats: dict[int, Seat], config: MatchConfig,
@@ -245,7 +271,7 @@ def to_sgf(record: GameRecord, referee: Referee, seats: dict[int, Seat], config:
     if score is not None:  # a counted game
         grid = referee.board.grid.ravel()
         for color in (BLACK, WHITE):
-            dead_opponent = [int(i) for i in score.dead if grid[i] == -color]
+            dead_opponent = [int(i) for i in referee.dead() if grid[i] == -color]
             territory[color] = {int(i) for i in score.territory[color]} | set(dead_opponent)
     return sgf.with_score(game, record.result, territory, comment)
 
@@ -286,20 +312,25 @@ def run_match(config: MatchConfig, log: Callable[[str], None] = print) -> tuple[
 
 
 def summary(records: list[GameRecord], seats: dict, config: MatchConfig) -> str:
-    """A plain-text table of the games, then the wins of each engine."""
+    """A plain-text table of the games, then the wins of each engine over the finished games
+    (those stopped at the move limit are counted apart)."""
     lines = [f"{'game':>4}  {'black':<5}  {'white':<5}  {'result':<8}  {'moves':>5}  how it ended"]
     for r in records:
         lines.append(f"{r.number:>4}  {r.black:<5}  {r.white:<5}  {r.result:<8}  {r.moves:>5}  {r.reason}")
     lines.append("")
-    played = len(records)
+    finished = [r for r in records if not r.unfinished]
     for label, seat in seats.items():
-        wins = sum(r.winner == label for r in records)
-        as_black = sum(r.winner == label and r.black == label for r in records)
-        lines.append(f"{label}: {seat.name} [{seat.command}]: {wins} of {played} won "
+        wins = sum(r.winner == label for r in finished)
+        as_black = sum(r.winner == label and r.black == label for r in finished)
+        lines.append(f"{label}: {seat.name} [{seat.command}]: {wins} of {len(finished)} won "
                      f"({as_black} as Black, {wins - as_black} as White)")
-    others = sum(r.winner is None for r in records)
+    others = sum(r.winner is None for r in finished)
     if others:
         lines.append(f"jigo or no result: {others}")
+    unfinished = len(records) - len(finished)
+    if unfinished:
+        lines.append(f"unfinished at the move limit ({config.max_moves}), not in the win counts: {unfinished}")
+    written = any(r.path is not None for r in records)
     lines.append(f"rules {config.rules}, komi {config.komi:g}, {config.size}x{config.size}"
-                 + (f"; SGF files in {config.out}" if config.out is not None else ""))
+                 + (f"; SGF files in {config.out}" if written else ""))
     return "\n".join(lines)

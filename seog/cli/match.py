@@ -24,9 +24,12 @@ def register(sub) -> None:
     p.add_argument("--komi", type=komi, default=7.5, help="komi (default 7.5)")
     p.add_argument("--rules", default="chinese",
                    help="rules for the count: chinese (default), japanese, korean, aga, nz, tromp-taylor")
-    p.add_argument("--out", type=Path, help="folder for the SGF files (default match-DATE-TIME)")
+    p.add_argument("--out", type=Path,
+                   help="folder for the SGF files (default match-DATE-TIME); one that holds the game "
+                        "files of an earlier match is refused")
     p.add_argument("--max-moves", type=int,
-                   help="stop a game after this many moves and count it (default 3 x size x size)")
+                   help="stop a game after this many moves: unfinished, no result (RE Void, the count in "
+                        "its comment), kept out of the win counts (default 3 x size x size)")
     p.add_argument("--timeout", type=float, default=60.0,
                    help="seconds an engine may take to answer one command (default 60); a timeout forfeits")
     p.add_argument("--no-model", action="store_true",
