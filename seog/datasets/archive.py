@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import tarfile
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2")
@@ -14,7 +14,7 @@ TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2
 @dataclass(frozen=True)
 class Entry:
     """One SGF file of an archive: ``name`` is its path inside the archive (posix), ``data`` its
-    bytes; ``error`` says why a file of a folder could not be read (then ``data`` is empty)."""
+    bytes; ``error`` says why the file could not be read or is left out (then ``data`` is empty)."""
 
     name: str
     data: bytes
@@ -43,38 +43,121 @@ def is_tarball(path: Path) -> bool:
     return path.is_file() and path.name.lower().endswith(TAR_SUFFIXES)
 
 
-def names(source: str | Path) -> list[str]:
-    """The SGF names of an archive, sorted, without reading their contents."""
+def is_sgf_name(name: str) -> bool:
+    return name.lower().endswith(".sgf")
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What an archive holds: ``games``, the SGF names to read (sorted), and ``skipped``, the
+    SGF names left out with the reason (a link not followed, a name stored twice), so that no
+    file of the input vanishes without a word."""
+
+    games: list[str]
+    skipped: dict[str, str] = field(default_factory=dict)
+
+
+def refuse_zip(path: Path) -> None:
+    """A zip would otherwise be read as one broken SGF file."""
+    if path.is_file() and path.name.lower().endswith(".zip"):
+        raise ValueError(f"{path}: zip archives are not supported; use a folder or .tar.gz/.tar.xz")
+
+
+def listing(source: str | Path) -> Listing:
+    """The SGF names of an archive and the ones it skips, without reading their contents."""
     path = Path(source)
+    refuse_zip(path)
     if is_tarball(path):
         with tarfile.open(path) as tar:
-            return sorted(m.name for m in tar.getmembers() if m.isfile() and m.name.lower().endswith(".sgf"))
+            found = list(tar_members(tar.getmembers()))
+        return Listing(sorted(key for key, _, reason in found if not reason),
+                       dict(sorted((key, reason) for key, _, reason in found if reason)))
     if path.is_dir():
-        return sorted(p.relative_to(path).as_posix() for p in path.rglob("*") if p.suffix.lower() == ".sgf" and p.is_file())
+        return folder_listing(path)
     if path.is_file():
-        return [path.name]
+        return Listing([path.name])
     raise FileNotFoundError(f"{source}: no such file or folder")
 
 
+def names(source: str | Path) -> list[str]:
+    """Every name ``read`` yields, the games' and the skipped ones', sorted, without reading
+    their contents (a count for a progress bar)."""
+    found = listing(source)
+    return sorted([*found.games, *found.skipped])
+
+
+def duplicate_name(name: str, nth: int) -> str:
+    """The report name of the ``nth`` member stored under ``name`` (2, 3, ...)."""
+    return f"{name} (member {nth} of that name)"
+
+
+def tar_members(members: Iterable[tarfile.TarInfo]) -> Iterator[tuple[str, tarfile.TarInfo, str]]:
+    """(name, member, why it is skipped or '') for each SGF-named member, in stored order. Files
+    and hard links are read (``extractfile`` follows a hard link); a symbolic link, and a second
+    member of a name already seen, are skipped: only the first member of a name is read."""
+    seen: dict[str, int] = {}
+    for member in members:
+        if not is_sgf_name(member.name) or not (member.isfile() or member.islnk() or member.issym()):
+            continue
+        seen[member.name] = nth = seen.get(member.name, 0) + 1
+        if nth > 1:
+            yield (duplicate_name(member.name, nth), member,
+                   "a second member of this name in the tarball: only the first is read")
+        elif member.issym():
+            yield member.name, member, f"a symbolic link in the tarball (to {member.linkname}), not followed"
+        else:
+            yield member.name, member, ""
+
+
+def folder_listing(path: Path) -> Listing:
+    """The SGF files of a folder, searched recursively; symbolic links to files are followed, a
+    link to a folder outside it is not (its games are reported as not read), nor a dangling link."""
+    games, skipped = [], {}
+    root = path.resolve()
+    for p in path.rglob("*"):
+        name = p.relative_to(path).as_posix()
+        if p.is_symlink() and p.is_dir():
+            if not p.resolve().is_relative_to(root):
+                skipped[name] = "a symbolic link to a folder outside the input, not followed"
+        elif is_sgf_name(p.name) and p.is_file():
+            games.append(name)
+        elif is_sgf_name(p.name) and p.is_symlink() and not p.exists():
+            skipped[name] = "a symbolic link to a file that does not exist"
+    return Listing(sorted(games), dict(sorted(skipped.items())))
+
+
 def read(source: str | Path, wanted: set[str] | None = None) -> Iterator[Entry]:
-    """Yield the SGF files of an archive in name order (tarballs in their stored order)."""
+    """Yield the SGF files of an archive in name order (tarballs in their stored order); a file
+    the listing skips comes as an entry whose ``error`` says why."""
     path = Path(source)
+    refuse_zip(path)
     if is_tarball(path):
         with tarfile.open(path) as tar:
-            for member in tar:
-                if (member.isfile() and member.name.lower().endswith(".sgf")
-                        and (wanted is None or member.name in wanted)):
-                    yield Entry(member.name, tar.extractfile(member).read())
+            for name, member, reason in tar_members(tar):
+                if wanted is None or name in wanted:
+                    yield Entry(name, b"", reason) if reason else tar_entry(tar, name, member)
         return
     if path.is_dir():
-        for name in names(path):
+        found = folder_listing(path)
+        for name in found.games:
             if wanted is None or name in wanted:
                 try:
                     yield Entry(name, (path / name).read_bytes())
                 except OSError as exc:  # unreadable or gone: that file fails, the others go on
                     yield Entry(name, b"", f"cannot read the file ({exc.strerror or exc})")
+        for name, reason in found.skipped.items():
+            if wanted is None or name in wanted:
+                yield Entry(name, b"", reason)
         return
     if path.is_file():
         yield Entry(path.name, path.read_bytes())
         return
     raise FileNotFoundError(f"{source}: no such file or folder")
+
+
+def tar_entry(tar: tarfile.TarFile, name: str, member: tarfile.TarInfo) -> Entry:
+    """The bytes of a file or hard link member; a hard link to a member the tarball lacks fails alone."""
+    try:
+        return Entry(name, tar.extractfile(member).read())
+    except KeyError:
+        return Entry(name, b"", f"a hard link to {member.linkname}, which is not in the tarball")
