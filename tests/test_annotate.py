@@ -3,7 +3,15 @@
 import csv
 import dataclasses
 import hashlib
+import io
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
 import tarfile
+import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -256,7 +264,7 @@ def test_cli_prints_the_summary_and_writes_the_report(games, tmp_path, capsys):
     code = cli_main(["annotate", str(games), "--out", str(out), "--workers", "2", "--quiet",
                      "--report", str(report)])
     printed = capsys.readouterr().out
-    assert code == 0
+    assert code == 1  # two games failed: the summary says how many, the report why
     assert "processed 3, skipped 0 (written before), failed 2" in printed
     assert len(report_rows(report)) == 5
 
@@ -334,3 +342,210 @@ def test_no_output_option_can_write_over_an_input(games, tmp_path, capsys):
         assert cli_main(argv) == 1, argv
         assert words in capsys.readouterr().err, argv
     assert source.read_bytes() == before and not (games / "r.csv").exists()
+
+
+# ---- a run that is stopped, rerun or broken keeps its report -----------------------------------
+
+REAL_ANNOTATE_BYTES = ann.annotate_bytes
+
+
+def start_annotate(source, out, *options):
+    """A real ``python -m seog annotate`` on two workers, with Ctrl-C at its default even when
+    this process ignores it (a background job of a non-interactive shell does)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "seog", "annotate", str(source), "--out", str(out), "--workers", "2",
+         "--quiet", *options], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def wait_for_a_row(report, proc):
+    """Return once the report of the running ``proc`` holds a finished game's row."""
+    deadline = time.monotonic() + 120  # only against a hang
+    while proc.poll() is None and time.monotonic() < deadline:
+        if report.exists() and len(report.read_text().splitlines()) > 1:
+            return
+        time.sleep(0.02)
+    proc.kill()
+    pytest.fail("the run ended (or hung) before any row reached the report")
+
+
+def children(pid):
+    """The ids of the processes whose parent is ``pid`` (pool workers), from /proc."""
+    return [int(p.name) for p in Path("/proc").iterdir()
+            if p.name.isdigit() and process_state(int(p.name), parent=True) == str(pid)]
+
+
+def process_state(pid, parent=False):
+    """The state letter of ``pid`` (or its parent's id), None once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return None
+    return fields[1] if parent else fields[0]
+
+
+def copies_and_rows(out):
+    written = {p.relative_to(out).as_posix() for p in out.rglob("*.sgf")}
+    return written, report_rows(out / ann.REPORT_NAME)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_stops_the_run_with_the_summary_the_report_and_exit_128_plus_it(tmp_path, signum):
+    out = tmp_path / "out"
+    proc = start_annotate(shared_dir("kgs-2017-q1"), out)
+    wait_for_a_row(out / ann.REPORT_NAME, proc)
+    proc.send_signal(signum)
+    printed, errors = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signum, errors
+    written, rows = copies_and_rows(out)
+    assert f"processed {len(written)}, skipped 0 (written before), failed 0" in printed
+    assert "rerun to continue" in errors and "Traceback" not in errors
+    assert set(rows) == written and all(rows[n]["status"] == "annotated" and rows[n]["result"] for n in written)
+    assert not list(out.rglob(".*.part"))
+
+
+def test_sighup_stops_the_run_as_ctrl_c_does(games, tmp_path, monkeypatch):
+    """A dropped ssh session: the signal is sent to this very process while a game is scored."""
+    if signal.getsignal(signal.SIGHUP) != signal.SIG_DFL:
+        pytest.skip("SIGHUP is ignored here (nohup), and so left alone by annotate")
+
+    def hangs_up(name, data, options=ann.Options()):
+        if name == "illegal.sgf":
+            os.kill(os.getpid(), signal.SIGHUP)
+        return REAL_ANNOTATE_BYTES(name, data, options)
+
+    monkeypatch.setattr(ann, "annotate_bytes", hangs_up)
+    out = tmp_path / "out"
+    with pytest.raises(ann.Interrupted) as stop:
+        ann.annotate(games, out, workers=1, progress=False)
+    assert stop.value.signum == signal.SIGHUP and signal.getsignal(signal.SIGHUP) == signal.SIG_DFL
+    assert [r.name for r in stop.value.summary.rows] == ["broken.sgf", "club/two-walls-chinese.sgf"]
+    assert set(report_rows(out / ann.REPORT_NAME)) == {"broken.sgf", "club/two-walls-chinese.sgf"}
+
+
+def test_kill_9_leaves_a_row_for_every_copy_and_no_worker_behind(tmp_path):
+    out = tmp_path / "out"
+    proc = start_annotate(shared_dir("kgs-2017-q1"), out)
+    wait_for_a_row(out / ann.REPORT_NAME, proc)
+    workers = children(proc.pid)
+    proc.kill()
+    proc.wait()
+    assert len(workers) == 2
+    written, rows = copies_and_rows(out)
+    assert written and {n for n, r in rows.items() if r["status"] == "annotated" and r["result"]} >= written
+    deadline = time.monotonic() + 60  # only against a hang: orphaned workers end themselves
+    while any(process_state(w) not in (None, "Z") for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(process_state(w) in (None, "Z") for w in workers)
+
+
+def test_a_rerun_on_fewer_names_or_another_input_keeps_the_other_rows(games, tmp_path):
+    out = tmp_path / "out"
+    ann.annotate(games, out, progress=False)
+    again = ann.annotate(games, out, limit=2, progress=False)
+    assert len(again.rows) == 2
+    rows = report_rows(out / ann.REPORT_NAME)
+    assert len(rows) == 5 and rows["two-walls.sgf"]["agree"] == "yes"
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "more.sgf").write_text(record(TWO_WALLS))
+    ann.annotate(other, out, progress=False)
+    rows = report_rows(out / ann.REPORT_NAME)
+    assert len(rows) == 6 and rows["more.sgf"]["result"] == rows["two-walls.sgf"]["result"] == "W+13.5"
+
+
+@pytest.mark.parametrize("damage", [b"\xff\xfe", b"title,author\nGo Proverbs,anonymous\n"])
+def test_a_damaged_report_is_kept_aside_and_a_fresh_one_started(games, tmp_path, damage):
+    out = tmp_path / "out"
+    ann.annotate(games, out, limit=1, progress=False)
+    report = out / ann.REPORT_NAME
+    report.write_bytes(report.read_bytes() + damage if damage.startswith(b"\xff") else damage)
+    before = report.read_bytes()
+    summary = ann.annotate(games, out, progress=False)
+    aside = out / (ann.REPORT_NAME + ".damaged")
+    assert aside.read_bytes() == before
+    assert f"kept as {aside}; a fresh report is started" in "\n".join(summary.lines())
+    assert len(report_rows(report)) == 5
+
+
+
+def dies_in_a_worker(name, data, options=ann.Options()):
+    """``annotate_bytes``, but the worker given 'dies.sgf' is killed, as the out-of-memory killer would."""
+    if name == "dies.sgf" and multiprocessing.parent_process() is not None:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return REAL_ANNOTATE_BYTES(name, data, options)
+
+
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="workers must inherit the patch")
+def test_a_worker_that_dies_fails_its_games_and_the_run_goes_on_in_a_fresh_pool(tmp_path, monkeypatch):
+    src = tmp_path / "in"
+    src.mkdir()
+    for name in ["dies", *(f"game-{i:02}" for i in range(12))]:  # more than the 8 games kept in flight
+        (src / f"{name}.sgf").write_text(record(TWO_WALLS))
+    monkeypatch.setattr(ann, "annotate_bytes", dies_in_a_worker)
+    summary = ann.annotate(src, tmp_path / "out", workers=2, progress=False)
+    rows = {r.name: r for r in summary.rows}
+    assert rows["dies.sgf"].status == ann.FAILED and rows["dies.sgf"].error == ann.WORKER_DIED
+    assert all(r.status == ann.ANNOTATED or r.error == ann.WORKER_DIED for r in rows.values())
+    assert len(rows) == 13 and summary.count(ann.ANNOTATED) >= 1  # the games after the death were scored
+    monkeypatch.setattr(ann, "annotate_bytes", REAL_ANNOTATE_BYTES)
+    rest = ann.annotate(src, tmp_path / "out", workers=2, progress=False)
+    assert rest.count(ann.FAILED) == 0 and rest.count(ann.ANNOTATED) == summary.count(ann.FAILED)
+
+
+def test_exit_code_is_1_when_a_game_failed_and_0_when_every_game_is_written(games, tmp_path, capsys):
+    good = tmp_path / "good"
+    good.mkdir()
+    (good / "a.sgf").write_text(record(TWO_WALLS))
+    assert cli_main(["annotate", str(games), "--out", str(tmp_path / "o1"), "--quiet"]) == 1
+    assert cli_main(["annotate", str(good), "--out", str(tmp_path / "o2"), "--quiet"]) == 0
+    assert cli_main(["annotate", str(good), "--out", str(tmp_path / "o2"), "--quiet"]) == 0  # written before
+    assert "failed 0" in capsys.readouterr().out
+
+
+def test_an_input_without_games_and_a_zip_are_errors(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "notes.txt").write_text("not a game")
+    assert cli_main(["annotate", str(empty), "--out", str(tmp_path / "o"), "--quiet"]) == 1
+    assert "no SGF games found" in capsys.readouterr().err and not (tmp_path / "o").exists()
+    with zipfile.ZipFile(tmp_path / "games.zip", "w") as zf:
+        zf.writestr("a.sgf", record(TWO_WALLS))
+    assert cli_main(["annotate", str(tmp_path / "games.zip"), "--out", str(tmp_path / "o"), "--quiet"]) == 1
+    assert "zip archives are not supported; use a folder or .tar.gz/.tar.xz" in capsys.readouterr().err
+
+
+def test_workers_are_capped_at_the_games_to_do(games, tmp_path):
+    summary = ann.annotate(games, tmp_path / "out", workers=16, limit=2, progress=False)
+    assert summary.workers == 2 and "2 workers" in summary.lines()[0]
+
+
+def test_tar_links_duplicates_and_clashing_names_are_reported_not_lost(tmp_path):
+    text = record(TWO_WALLS).encode()
+    path = tmp_path / "games.tar.gz"
+    with tarfile.open(path, "w:gz") as tar:
+        def add(name, data=b"", **kind):
+            info = tarfile.TarInfo(name)
+            for key, value in kind.items():
+                setattr(info, key, value)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+        add("g/a.sgf", text)
+        add("g/hard.sgf", type=tarfile.LNKTYPE, linkname="g/a.sgf")
+        add("g/link.sgf", type=tarfile.SYMTYPE, linkname="a.sgf")
+        add("g/dup.sgf", text)
+        add("g/dup.sgf", b"(;GM[1]SZ[9];B[dd];W[")
+        add("g/./c//d.sgf", text)
+        add("g/c/d.sgf", text)
+    out = tmp_path / "out"
+    summary = ann.annotate(path, out, workers=1, progress=False)
+    status = {r.name: r.status for r in summary.rows}
+    second = f"{'g/dup.sgf'} (member 2 of that name)"
+    assert status == {"g/a.sgf": "annotated", "g/hard.sgf": "annotated", "g/dup.sgf": "annotated",
+                      "g/c/d.sgf": "annotated", "g/link.sgf": "skipped", second: "skipped",
+                      "g/./c//d.sgf": "skipped"}
+    assert sgf.load(out / "g/hard.sgf").result == sgf.load(out / "g/dup.sgf").result == "W+13.5"
+    lines = "\n".join(summary.lines())
+    assert "skipped 0 (written before) and 3 not read (see below)" in lines
+    assert "skipped: g/link.sgf: a symbolic link" in lines and "same file as the copy of g/c/d.sgf" in lines
+    assert len(report_rows(out / ann.REPORT_NAME)) == 7

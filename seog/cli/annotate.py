@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 
 def register(sub) -> None:
@@ -11,12 +12,13 @@ def register(sub) -> None:
                        description="Write a copy of each game with territory marks (TB/TW, dead stones "
                                    "included as KGS does), the computed RE and a comment naming the "
                                    "uncertain blocks. The input is never modified; a rerun skips the "
-                                   "games already written; a CSV report lists every game.")
+                                   "games already written; a CSV report lists every game. Exit code 1 "
+                                   "when a game failed, 128+N when stopped by signal N.")
     p.add_argument("input", help="a folder of .sgf files (searched recursively), an .sgf file, or a "
                                  "tarball (.tar, .tar.gz, .tgz, .tar.xz, .tar.bz2)")
     p.add_argument("--out", required=True, help="output folder (created; must not be inside the input)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                   help="worker processes (default: one per core, %(default)s here)")
+                   help="worker processes, at most one per game to do (default: one per core, %(default)s here)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS instead of "
                                                      "local processes (tcp://host:8786)")
     p.add_argument("--rules", help="count every game under these rules (default: each file's RU)")
@@ -30,7 +32,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from seog.datasets.annotate import Options, annotate
+    from seog.datasets.annotate import FAILED, Interrupted, Options, annotate
     from seog.scoring.rules import get_rules
 
     if args.rules:
@@ -39,8 +41,15 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--limit must be 0 or more, got {args.limit}")
     options = Options(rules=args.rules, use_markup=args.use_markup,
                       model=None if args.no_model else "default")
-    summary = annotate(args.input, args.out, workers=args.workers, options=options, dask=args.dask,
-                       limit=args.limit, report=args.report, progress=not args.quiet)
+    try:
+        summary = annotate(args.input, args.out, workers=args.workers, options=options, dask=args.dask,
+                           limit=args.limit, report=args.report, progress=not args.quiet)
+    except Interrupted as stop:
+        for line in stop.summary.lines() if stop.summary else []:
+            print(line)
+        print(f"interrupted ({stop}): the copies written and the report are kept; rerun to continue",
+              file=sys.stderr)
+        return 128 + stop.signum
     for line in summary.lines():
         print(line)
-    return 0
+    return 1 if summary.count(FAILED) else 0  # the summary says how many failed, the report why

@@ -7,7 +7,8 @@ the rules, the recorded result and the blocks the model was unsure of. The input
 The work is one pure function per game (``annotate_bytes``: name and SGF bytes in, a report row
 and SGF bytes out), so the same function runs inline, in a process pool or on a Dask cluster;
 only the calling process writes files, each through a temporary file and ``os.replace``, so an
-interrupted run leaves whole files only and a rerun skips the games already written.
+interrupted run leaves whole files only and a rerun skips the games already written. The report
+gets each row as its game finishes, so a run killed outright still leaves a row for every copy.
 """
 
 from __future__ import annotations
@@ -19,10 +20,13 @@ import lzma
 import os
 import signal
 import tarfile
+import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from concurrent import futures
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -34,7 +38,23 @@ from seog.scoring.result import parse_result, same_result
 REPORT_NAME = "annotate-report.csv"
 COLUMNS = ("name", "status", "recorded", "result", "agree", "uncertain", "error")
 ANNOTATED, SKIPPED, FAILED = "annotated", "skipped", "failed"
+PENDING = "pending"  # not settled yet: never written to the report
 ARCHIVE_ERRORS = (tarfile.TarError, EOFError, lzma.LZMAError, zlib.error, OSError)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)  # handled like Ctrl-C: the run stops, the report stays
+WORKER_DIED = "a worker process died (out of memory, or killed?); a rerun retries this game"
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was stopped by Ctrl-C, SIGTERM or SIGHUP (``signum``); ``summary`` covers the games
+    settled before it, and the report on disk holds them."""
+
+    def __init__(self, signum: int, summary: Summary | None = None):
+        super().__init__(signal.Signals(signum).name)
+        self.signum, self.summary = signum, summary
+
+
+class DamagedReport(ValueError):
+    """An existing report file that cannot be read as one (undecodable bytes, other columns)."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +101,7 @@ class Summary:
     workers: int = 1
     dask: str | None = None
     report: Path | None = None
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ran_on(self) -> str:
@@ -100,12 +121,20 @@ class Summary:
     def same_winner(self) -> int:
         return sum(parse_result(r.recorded).winner == parse_result(r.result).winner for r in self.compared)
 
+    @property
+    def left_out(self) -> list[Row]:
+        """Skipped rows with a reason: links not followed, names stored twice, clashing copies."""
+        return [r for r in self.rows if r.status == SKIPPED and r.error]
+
     def lines(self) -> list[str]:
         done = self.count(ANNOTATED)
         rate = done / self.seconds if self.seconds > 0 else 0.0
-        out = [(f"processed {done}, skipped {self.count(SKIPPED)} (written before), "
-               f"failed {self.count(FAILED)} in {self.seconds:.1f} s "
-               f"({rate:.1f} games/s, {self.ran_on})")]
+        left_out = self.left_out
+        more = f" and {len(left_out)} not read (see below)" if left_out else ""
+        out = [*self.notes,
+               (f"processed {done}, skipped {self.count(SKIPPED) - len(left_out)} (written before){more}, "
+                f"failed {self.count(FAILED)} in {self.seconds:.1f} s "
+                f"({rate:.1f} games/s, {self.ran_on})")]
         compared = self.compared
         if compared:
             agree = sum(r.agree for r in compared)
@@ -113,9 +142,8 @@ class Summary:
                        f"({100 * agree / len(compared):.1f}%), same winner in {self.same_winner}")
         else:
             out.append("agreement with the recorded result: no counted result to compare with")
-        for r in self.rows:
-            if r.status == FAILED:
-                out.append(f"failed: {r.name}: {r.error}")
+        out += [f"skipped: {r.name}: {r.error}" for r in left_out]
+        out += [f"failed: {r.name}: {r.error}" for r in self.rows if r.status == FAILED]
         if self.report:
             out.append(f"report: {self.report}")
         return out
@@ -178,12 +206,43 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def read_report(path: Path) -> dict[str, Row]:
-    """The rows of an earlier run's report by name (empty when there is none or it is unreadable)."""
+    """The rows of an earlier run's report by name, the last row of a name winning (a run appends
+    each row as its game finishes); empty when there is no report yet. A file that is not a
+    report raises DamagedReport rather than being taken for an empty one and written over."""
     try:
-        with open(path, newline="", encoding="utf-8") as fh:
-            return {r["name"]: Row.from_csv(r) for r in csv.DictReader(fh) if r.get("name")}
-    except (OSError, csv.Error, KeyError):
+        data = path.read_bytes()
+    except FileNotFoundError:
         return {}
+    try:
+        reader = csv.DictReader(io.StringIO(data.decode("utf-8"), newline=""))
+        if data and tuple(reader.fieldnames or ()) != COLUMNS:
+            raise DamagedReport(f"its first line is not the report's header {','.join(COLUMNS)}")
+        return {r["name"]: Row.from_csv(r) for r in reader
+                if r.get("name") and r.get("status") in (ANNOTATED, SKIPPED, FAILED)}
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise DamagedReport(str(exc)) from None
+
+
+def earlier_rows(path: Path) -> tuple[dict[str, Row], list[str]]:
+    """An earlier run's rows and notes for the summary. A damaged report is renamed
+    ``<report>.damaged`` (nothing is lost) and the run starts a fresh one."""
+    try:
+        return read_report(path), []
+    except DamagedReport as exc:
+        aside = path.with_name(path.name + ".damaged")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = path.with_name(f"{path.name}.damaged.{n}")
+        os.replace(path, aside)
+        return {}, [f"{path} could not be read as a report ({exc}): kept as {aside}; a fresh report is started"]
+
+
+def report_rows(earlier: dict[str, Row], rows: dict[str, Row]) -> list[Row]:
+    """The report: this run's settled rows over the earlier report's, so a rerun on fewer names
+    (a smaller --limit, another input into the same --out) keeps the other rows; by name."""
+    merged = {**earlier, **{name: r for name, r in rows.items() if r.status != PENDING}}
+    return [merged[name] for name in sorted(merged)]
 
 
 def write_report(rows: Iterable[Row], path: Path) -> None:
@@ -195,72 +254,134 @@ def write_report(rows: Iterable[Row], path: Path) -> None:
     write_atomic(path, buffer.getvalue().encode("utf-8"))
 
 
+@contextmanager
+def appending(path: Path) -> Iterator[Callable[[Row], None]]:
+    """A function that adds one row to the end of the report and flushes it to the file."""
+    with open(path, "a", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n")
+
+        def append(row: Row) -> None:
+            writer.writerow(row.as_csv())
+            fh.flush()
+
+        yield append
+
+
 # ---- the run ---------------------------------------------------------------------------------
+
+def plan(names: list[str], out: Path, earlier: dict[str, Row],
+         skipped: dict[str, str]) -> tuple[dict[str, Row], list[str]]:
+    """A row for every name and the names to score: a copy already written is skipped (keeping
+    what the earlier report found), an unsafe name fails, and a name whose copy would land on
+    another's (``a/./b.sgf`` and ``a/b.sgf``) is skipped with that reason."""
+    rows = {name: Row(name, PENDING) for name in names}
+    claimed: dict[Path, str] = {}
+    # A name already in its plain form claims its output path first.
+    for name in sorted(names, key=lambda n: "/".join(PurePosixPath(n).parts) != n):
+        try:
+            target = output_path(out, name)
+        except ValueError as exc:
+            rows[name] = Row(name, FAILED, error=str(exc))
+            continue
+        if target in claimed:
+            rows[name] = Row(name, SKIPPED, error=f"its copy would be the same file as the copy of "
+                                                  f"{claimed[target]}, not read")
+            continue
+        claimed[target] = name
+        if target.exists():
+            before = earlier.get(name)
+            rows[name] = dataclasses.replace(before, status=SKIPPED) if before else Row(name, SKIPPED)
+    rows.update((name, Row(name, SKIPPED, error=why)) for name, why in skipped.items())
+    return rows, [name for name, r in rows.items() if r.status == PENDING]
+
 
 def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: Options = Options(),
              dask: str | None = None, limit: int | None = None, report: str | Path | None = None,
              progress: bool = True) -> Summary:
     """Annotate every SGF game of ``source`` (folder or tarball) into ``out``.
 
-    ``workers`` processes (1: in this process), or the Dask scheduler at ``dask``; ``limit``
-    takes the first N names only. Games whose copy exists are skipped. The CSV report (default
-    ``out/annotate-report.csv``) lists every game; it is written even when the run is interrupted.
+    ``workers`` processes (1: in this process; never more than the games to do), or the Dask
+    scheduler at ``dask``; ``limit`` takes the first N names only. Games whose copy exists are
+    skipped. The CSV report (default ``out/annotate-report.csv``) keeps the earlier rows and gets
+    each game's row as it finishes. Ctrl-C, SIGTERM and SIGHUP raise Interrupted with the summary.
     """
     source, out = Path(source), Path(out)
     check_paths(source, out)
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
-    out.mkdir(parents=True, exist_ok=True)
     report_path = Path(report) if report else out / REPORT_NAME
     if report:
         archive.check_output_file("--report", report_path, [source])
     if report_path.is_dir():
         raise ValueError(f"--report {report_path} is a folder: name a .csv file")
-    if not os.access(out, os.W_OK):
-        raise ValueError(f"--out {out}: no permission to write there")
-    earlier = read_report(report_path)
-
     try:
-        names = archive.names(source)[:limit]
-    except FileNotFoundError:
+        found = archive.listing(source)
+    except (FileNotFoundError, ValueError):
         raise
     except ARCHIVE_ERRORS as exc:
         raise ValueError(f"{source}: cannot list the archive (damaged or not a tarball?): {exc}") from None
-    rows: dict[str, Row] = {}
-    todo: list[str] = []
-    for name in names:
-        try:
-            target = output_path(out, name)
-        except ValueError as exc:
-            rows[name] = Row(name, FAILED, error=str(exc))
-            continue
-        if target.exists():
-            before = earlier.get(name)
-            rows[name] = dataclasses.replace(before, status=SKIPPED) if before else Row(name, SKIPPED)
-        else:
-            rows[name] = Row(name, "pending")
-            todo.append(name)
+    if not found.games:
+        raise ValueError(f"{source}: no SGF games found (.sgf files in a folder or a tarball)")
+    out.mkdir(parents=True, exist_ok=True)
+    if not os.access(out, os.W_OK):
+        raise ValueError(f"--out {out}: no permission to write there")
+    earlier, notes = earlier_rows(report_path)
+    rows, todo = plan(found.games[:limit], out, earlier, found.skipped)
+    workers = min(workers, max(1, len(todo)))
 
-    summary = Summary(workers=workers, dask=dask, report=report_path)
+    summary = Summary(workers=workers, dask=dask, report=report_path, notes=notes)
+    write_report(report_rows(earlier, rows), report_path)
     start = time.perf_counter()
-    bar = _progress(len(todo), len(names) - len(todo), progress)
-    try:
-        for row, data in _run(source, todo, options, workers, dask):
-            if data is not None:
-                try:
-                    write_atomic(output_path(out, row.name), data)
-                except OSError as exc:
-                    row = dataclasses.replace(row, status=FAILED, error=f"cannot write: {exc}")
-            rows[row.name] = row
-            bar.update(1)
-            if row.status == FAILED:
-                bar.set_postfix(failed=sum(r.status == FAILED for r in rows.values()), refresh=False)
-    finally:
-        bar.close()
-        summary.seconds = time.perf_counter() - start
-        summary.rows = [r for r in rows.values() if r.status != "pending"]
-        write_report(summary.rows, report_path)
+    bar = _progress(len(todo), sum(r.status == SKIPPED and not r.error for r in rows.values()), progress)
+    stopped = None
+    with _stop_on_signals():
+        results = _run(source, todo, options, workers, dask)
+        try:
+            with appending(report_path) as append:
+                for row, data in results:
+                    if data is not None:
+                        try:
+                            write_atomic(output_path(out, row.name), data)
+                        except OSError as exc:
+                            row = dataclasses.replace(row, status=FAILED, error=f"cannot write: {exc}")
+                    rows[row.name] = row
+                    append(row)
+                    bar.update(1)
+                    if row.status == FAILED:
+                        bar.set_postfix(failed=sum(r.status == FAILED for r in rows.values()), refresh=False)
+        except KeyboardInterrupt as exc:
+            stopped = getattr(exc, "signum", signal.SIGINT)
+        finally:
+            results.close()
+            bar.close()
+            summary.seconds = time.perf_counter() - start
+            summary.rows = [r for r in rows.values() if r.status != PENDING]
+            write_report(report_rows(earlier, rows), report_path)
+    if stopped is not None:
+        raise Interrupted(stopped, summary)
     return summary
+
+
+@contextmanager
+def _stop_on_signals():
+    """SIGTERM (a scheduler's time limit, ``kill``) and SIGHUP (a dropped ssh session) stop the run
+    as Ctrl-C does. A signal already ignored (``nohup``) stays ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {s: signal.getsignal(s) for s in STOP_SIGNALS}
+    for s, handler in before.items():
+        if handler == signal.SIG_DFL:
+            signal.signal(s, _raise_interrupted)
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+
+
+def _raise_interrupted(signum, frame):
+    raise Interrupted(signum)
 
 
 def _progress(total: int, skipped: int, enabled: bool):
@@ -301,11 +422,31 @@ def _run(source: Path, todo: list[str], options: Options, workers: int,
         for entry in entries:
             yield _unread(entry) or annotate_bytes(entry.name, entry.data, options)
     else:
-        pool = futures.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+        yield from _run_pool(entries, options, workers)
+
+
+def _run_pool(entries, options: Options, workers: int):
+    """``_pooled`` on local worker processes. A worker that dies (out of memory, killed) breaks
+    the pool: the games it held become failed rows and the run goes on in a fresh pool."""
+    pool = _new_pool(workers)
+
+    def submit(*args):
+        nonlocal pool
         try:
-            yield from _pooled(pool.submit, entries, options, 4 * workers)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            return pool.submit(*args)
+        except BrokenProcessPool:
+            pool.shutdown(wait=True)
+            pool = _new_pool(workers)
+            return pool.submit(*args)
+
+    try:
+        yield from _pooled(submit, entries, options, 4 * workers)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _new_pool(workers: int) -> futures.ProcessPoolExecutor:
+    return futures.ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
 
 
 def _unread(entry: archive.Entry) -> tuple[Row, None] | None:
@@ -313,9 +454,20 @@ def _unread(entry: archive.Entry) -> tuple[Row, None] | None:
     return (Row(entry.name, FAILED, error=entry.error), None) if entry.error else None
 
 
-def _ignore_interrupts() -> None:
-    """Worker processes leave Ctrl-C to the parent, which stops the run and writes the report."""
+def _start_worker() -> None:
+    """Workers leave Ctrl-C and hangups to the parent, which stops the run and writes the report
+    (SIGTERM keeps its default: the pool ends broken workers with it), and end themselves when
+    the parent is gone (killed with -9), which their task queue would never tell them."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
+
+
+def _exit_when_orphaned(parent: int, every: float = 0.5) -> None:
+    """Exit once this process's parent is no longer ``parent`` (it died; the worker was adopted)."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(1)
 
 
 def _run_dask(entries, options: Options, address: str):
@@ -357,5 +509,7 @@ def _pooled(submit: Callable, entries, options: Options, in_flight: int):
             name = pending.pop(fut)
             try:
                 yield fut.result()
-            except Exception as exc:  # noqa: BLE001 - a worker died (e.g. out of memory): a rerun retries
+            except BrokenProcessPool:
+                yield Row(name, FAILED, error=WORKER_DIED), None
+            except Exception as exc:  # noqa: BLE001 - a worker that failed otherwise: a rerun retries
                 yield Row(name, FAILED, error=f"worker failed: {type(exc).__name__}: {exc}"), None
