@@ -279,12 +279,12 @@ def test_cli_errors_name_the_problem(games, tmp_path, capsys):
 
 
 def test_old_kgs_record_with_an_empty_time_limit_is_annotated():
-    # KGS records of 2001 carry TM[] (an empty real), which sgfmill cannot write back.
+    # KGS records of 2001 carry TM[] (an empty real): the copy keeps it as written.
     text = record(TWO_WALLS).replace("RU[Japanese]", "RU[Japanese]TM[]PC[KGS]")
     row, data = ann.annotate_bytes("old-kgs.sgf", text.encode())
     assert row.status == ann.ANNOTATED and row.result == "W+13.5", row.error
     copy = sgf.loads(data)
-    assert copy.properties.get("PC") == "KGS" and "TM" not in copy.properties
+    assert copy.properties.get("PC") == "KGS" and b"TM[]" in data
 
 
 def test_a_damaged_tarball_is_an_error_naming_it_not_a_traceback(games, tmp_path, capsys):

@@ -1,5 +1,7 @@
 """SGF in: replay with captures and prisoners, KGS territory marks, and clear errors for bad files."""
 
+import dataclasses
+
 import pytest
 
 from seog.features import sgf
@@ -72,6 +74,66 @@ def test_with_score_writes_result_and_marks_that_load_reads_back():
     again = sgf.loads(text)
     assert again.result == "B+3.5" and again.territory == {BLACK: {0, 1}, WHITE: {80}}
     assert again.moves == game.moves
+
+
+# A record with more than moves: a root comment and properties seog does not read, chat and
+# time left on the moves, setup after a move, a variation, and the players' marks at the end.
+RICH = (b"(;GM[1]FF[4]SZ[9]KM[6.50]RU[Japanese]RE[W+R]AP[CGoban:3]ST[2]US[club]SO[book]"
+        b"C[Round 1]OB[5]OW[5];B[ee]BL[290.5]C[hello];W[cc]WL[288]"
+        b"(;B[gg]BL[280];AB[aa];W[];B[]TB[ba]C[agreed])(;B[gc]C[or here]))")
+
+
+def marks(*sgf_points, size=9):
+    return {sgf.coords.flat_to_index(sgf.coords.from_sgf(p, size), size) for p in sgf_points}
+
+
+def node_properties(data: bytes) -> list[dict]:
+    """Every node's properties as written ({key: [raw values]}), depth first, main line first."""
+    from sgfmill import sgf as sgfmill
+
+    stack, out = [sgfmill.Sgf_game.from_bytes(data).get_root()], []
+    while stack:
+        node = stack.pop()
+        out.append(node.get_raw_property_map())
+        stack.extend(reversed(node))
+    return out
+
+
+def test_a_copy_keeps_comments_times_setup_variations_and_root_properties():
+    game = sgf.loads(RICH)
+    text = sgf.with_score(game, "B+3.5", {BLACK: marks("ab"), WHITE: marks("ii")}, "seog: B+3.5")
+    before, after = node_properties(RICH), node_properties(text)
+    assert after[0] == {**before[0], "RE": [b"B+3.5"], "CA": [b"UTF-8"]}
+    assert after[1:7] == before[1:7] and after[8:] == before[7:]  # moves, chat, times, setup, the variation
+    assert after[7] == {"C": [b"seog: B+3.5"], "TB": [b"ab"], "TW": [b"ii"]}  # after the main line's last
+    copy = sgf.loads(text)
+    assert copy.moves == game.moves and copy.later_setup == game.later_setup and copy.variations
+    assert copy.result == "B+3.5" and copy.territory == {BLACK: marks("ab"), WHITE: marks("ii")}
+
+
+def test_a_copy_of_a_copy_rewrites_seogs_node_instead_of_adding_one():
+    once = sgf.with_score(sgf.loads(RICH), "B+3.5", {BLACK: marks("ab"), WHITE: marks("ii")}, "seog: first")
+    twice = sgf.with_score(sgf.loads(once), "B+1.5", {BLACK: marks("hh"), WHITE: set()}, "seog: second")
+    before, after = node_properties(once), node_properties(twice)
+    assert len(after) == len(before) and after[1:7] == before[1:7] and after[8:] == before[8:]
+    assert after[7] == {"C": [b"seog: second"], "TB": [b"hh"]}  # the old marks and comment replaced
+    assert after[6] == node_properties(RICH)[6] == {"B": [b""], "TB": [b"ba"], "C": [b"agreed"]}
+    assert sgf.loads(twice).territory == {BLACK: marks("hh"), WHITE: set()}
+
+
+def test_a_copy_writes_km_and_ru_only_where_the_count_used_others():
+    game = sgf.loads(RICH)
+    same = node_properties(sgf.with_score(game, "B+3.5", {BLACK: set(), WHITE: set()}, "seog: x"))[0]
+    assert (same["KM"], same["RU"]) == ([b"6.50"], [b"Japanese"])  # as written when the count used them
+    other = sgf.with_score(dataclasses.replace(game, komi=7.5, rules="chinese"), "B+2.5",
+                           {BLACK: set(), WHITE: set()}, "seog: x")
+    assert node_properties(other)[0] == {**node_properties(RICH)[0], "KM": [b"7.5"], "RU": [b"chinese"],
+                                         "RE": [b"B+2.5"], "CA": [b"UTF-8"]}
+    fox = sgf.loads(b"(;GM[1]SZ[9]KM[375]AP[foxwq]CA[gb2312];B[ee]C[\xba\xc3])")  # C[好] in GB2312
+    copy = sgf.with_score(fox, "W+0.5", {BLACK: set(), WHITE: set()}, "seog: y")
+    root, move = node_properties(copy)[:2]
+    assert (root["KM"], root["AP"], root["CA"], move["C"]) == ([b"7.5"], [b"foxwq"], [b"UTF-8"], ["好".encode()])
+    assert sgf.loads(copy).komi == 7.5 and sgf.loads(copy).komi_note == ""
 
 
 # ---- what real files write against the standard ---------------------------------------------

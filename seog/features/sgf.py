@@ -9,6 +9,9 @@ that carries them. With KGS-style marks, a stone inside the other colour's marks
 What real files get wrong is read as the servers that wrote them meant it, and said so in
 ``Game.komi_note``: Fox's komi in hundredths (``KM[375]`` is 7.5), UTF-8 text without ``CA`` or
 labelled gb2312. A file holding several games is refused, so that none is silently dropped.
+
+``with_score`` writes a scored copy: the record the game was read from (kept in ``Game.source``),
+in UTF-8, with seog's RE, marks and comment added, so comments, times and variations survive.
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ class Game:
       properties: other root properties (PB, PW, BR, WR, DT, ...) as text.
       variations: True when some node has more than one child.
       komi_note: how KM was read when it was not written in points ('' when it was).
+      source: the SGF text the game was read from, as given (None for a game made in code),
+        so that annotated copies keep the whole record.
     """
 
     size: int
@@ -62,6 +67,7 @@ class Game:
     properties: dict = field(default_factory=dict)
     variations: bool = False
     komi_note: str = ""
+    source: bytes | str | None = field(default=None, repr=False)
 
     def setup_between(self) -> dict[int, list]:
         """``later_setup`` by the number of moves played before it: {n: [(colour or 0, point)]}."""
@@ -105,26 +111,16 @@ _SETUP, _MOVES, _MARKS = {"AB", "AW", "AE"}, {"B", "W"}, {"TB", "TW"}
 
 def loads(data: bytes | str) -> Game:
     """Parse and replay SGF text (bytes as stored, or text already decoded)."""
-    from_text = isinstance(data, str)
-    if from_text:
-        data = data.encode("utf-8", "surrogatepass")
+    tree, encoding = _parse(data)
     try:
-        games = sgf_grammar.parse_sgf_collection(data)
-    except ValueError as exc:
-        raise SgfError(f"not a readable SGF file ({_parse_message(exc)})") from None
-    if len(games) > 1:
-        raise SgfError(f"the file holds {len(games)} games; seog scores one game per file "
-                       "(split the collection first)")
-    encoding = _encoding(games[0], data, from_text)
-    try:
-        record = sgf.Sgf_game.from_coarse_game_tree(games[0], encoding)
+        record = sgf.Sgf_game.from_coarse_game_tree(tree, encoding)
     except ValueError as exc:
         text = str(exc)
         if text.startswith("size out of range"):
             raise SgfError(f"SZ: board size {text.rsplit(' ', 1)[-1]} is not supported "
                            f"(must be {coords.MIN_SIZE}..{coords.MAX_SIZE})") from None
         if text.startswith("bad SZ"):
-            written = games[0].sequence[0]["SZ"][0].decode("latin-1")
+            written = tree.sequence[0]["SZ"][0].decode("latin-1")
             raise SgfError(f"SZ: {written!r} is not a board size") from None
         raise SgfError(f"not a readable SGF file ({text or 'malformed'})") from None
     root = record.get_root()
@@ -135,7 +131,7 @@ def loads(data: bytes | str) -> Game:
         raise SgfError(f"SZ: {exc}") from None
 
     board = Board(size)
-    game = Game(size, 0.0, 0, _text(root, "RU"), _text(root, "RE"), board)
+    game = Game(size, 0.0, 0, _text(root, "RU"), _text(root, "RE"), board, source=data)
     game.komi, game.komi_note = _komi(_raw(root, "KM"), _from_fox(root), size)
     for key in ("PB", "PW", "BR", "WR", "DT", "EV", "RO", "PC", "GN", "TM", "OT"):
         if root.has_property(key):
@@ -200,6 +196,22 @@ def _allows_suicide(ru: str) -> bool:
     from seog.scoring.rules import sgf_rules
     rules = sgf_rules(ru)
     return rules is not None and rules.suicide
+
+
+def _parse(data: bytes | str):
+    """The one game tree of SGF text (sgfmill's coarse tree, values as written) and the
+    encoding to read its values with (None: the one ``CA`` declares)."""
+    from_text = isinstance(data, str)
+    if from_text:
+        data = data.encode("utf-8", "surrogatepass")
+    try:
+        games = sgf_grammar.parse_sgf_collection(data)
+    except ValueError as exc:
+        raise SgfError(f"not a readable SGF file ({_parse_message(exc)})") from None
+    if len(games) > 1:
+        raise SgfError(f"the file holds {len(games)} games; seog scores one game per file "
+                       "(split the collection first)")
+    return games[0], _encoding(games[0], data, from_text)
 
 
 def _parse_message(exc: ValueError) -> str:
@@ -340,10 +352,72 @@ def _handicap(text: str, setup: list, size: int) -> int:
 
 
 def with_score(game: Game, result: str, territory: dict, comment: str = "") -> bytes:
-    """SGF text of ``game`` with its last node carrying RE, the TB/TW marks and a comment.
+    """SGF text (UTF-8) of ``game`` with RE set, the TB/TW marks and a comment in a node after
+    the main line's last. A game read from SGF keeps its whole record (see ``_marked_copy``);
+    one made in code (a board, a match) is written from its replayed moves."""
+    if game.source is None:
+        return _rebuilt(game, result, territory, comment)
+    return _marked_copy(game, result, territory, comment)
 
-    The main line is rebuilt from the replayed moves, so the output is always a clean record.
-    """
+
+def _marked_copy(game: Game, result: str, territory: dict, comment: str) -> bytes:
+    """The record ``game`` was read from, in UTF-8, with RE, the KM and RU of ``game`` where
+    they are not what the file says (Fox komi, rules seog does not know), and the marks and
+    comment in a node of their own. Comments, times, variations and other properties stay."""
+    tree, encoding = _parse(game.source)
+    record = sgf.Sgf_game.from_coarse_game_tree(_in_utf8(tree, encoding), "UTF-8")
+    root = record.get_root()
+    root.set("RE", result)
+    if _text(root, "RU") != game.rules:
+        root.set("RU", game.rules)
+    if _komi(_raw(root, "KM"), _from_fox(root), game.size) != (game.komi, ""):
+        root.set("KM", game.komi)
+    if territory[BLACK] or territory[WHITE] or comment:
+        _set_marks(_seog_node(record.get_last_node()), territory, comment, game.size)
+    return record.serialise()
+
+
+def _in_utf8(tree, encoding: str | None):
+    """The coarse tree with every value turned from the file's encoding (``encoding``, or
+    the one sgfmill reads from CA) into UTF-8; bytes that do not decode are replaced."""
+    encoding = encoding or sgf.Sgf_game.from_coarse_game_tree(tree).get_root().get_encoding()
+    stack = [tree]
+    while stack:
+        branch = stack.pop()
+        for properties in branch.sequence:
+            for key, values in properties.items():
+                properties[key] = [v.decode(encoding, "replace").encode("utf-8") for v in values]
+        stack.extend(branch.children)
+    return tree
+
+
+SEOG_COMMENT = "seog:"  # how seog's own comments start (comment() in seog.scoring.annotated)
+
+
+def _seog_node(last):
+    """Where the marks and comment go: the last node itself when an earlier copy left it (no
+    move, a comment starting 'seog:'), so that copies of copies do not stack; else a new node."""
+    if last.get_move()[0] is None and _text(last, "C").startswith(SEOG_COMMENT):
+        return last
+    return last.new_child()
+
+
+def _set_marks(node, territory: dict, comment: str, size: int) -> None:
+    """TB/TW and C on ``node``, replacing any it had."""
+    for color, key in ((BLACK, "TB"), (WHITE, "TW")):
+        pts = {_sgfmill_rc(coords.index_to_flat(i, size), size) for i in territory[color]}
+        if pts:
+            node.set(key, pts)
+        elif node.has_property(key):
+            node.unset(key)
+    if comment:
+        node.set("C", comment)
+    elif node.has_property("C"):
+        node.unset("C")
+
+
+def _rebuilt(game: Game, result: str, territory: dict, comment: str) -> bytes:
+    """A clean record of ``game``'s size, komi, rules, setup and moves, with the score."""
     record = sgf.Sgf_game(size=game.size)
     root = record.get_root()
     root.set("KM", game.komi)
@@ -369,14 +443,9 @@ def with_score(game: Game, result: str, territory: dict, comment: str = "") -> b
             color, point = game.moves[number]
             node = node.new_child()
             node.set_move(LETTER_OF[color], None if point is None else _sgfmill_rc(point, game.size))
-    if node is root or territory[BLACK] or territory[WHITE] or comment:
-        node = node.new_child() if node is not root else node
-    for color, key in ((BLACK, "TB"), (WHITE, "TW")):
-        pts = {_sgfmill_rc(coords.index_to_flat(i, game.size), game.size) for i in territory[color]}
-        if pts:
-            node.set(key, pts)
-    if comment:
-        node.set("C", comment)
+    if node is not root and (territory[BLACK] or territory[WHITE] or comment):
+        node = node.new_child()
+    _set_marks(node, territory, comment, game.size)
     return record.serialise()
 
 

@@ -30,7 +30,7 @@ def comment(score: Score, recorded: str = "", note: str = "") -> str:
     for b in score.blocks:
         sources[b.source] = sources.get(b.source, 0) + 1
     decided = ", ".join(f"{n} by {s}" for s, n in sorted(sources.items())) or "no stones"
-    parts = [f"seog: {score.result} under {score.rules.name} rules, komi {score.komi:g}"
+    parts = [f"{sgf.SEOG_COMMENT} {score.result} under {score.rules.name} rules, komi {score.komi:g}"
              + (f", handicap {score.handicap}" if score.handicap else "") + "."]
     if recorded:
         parts.append(f"Recorded result: {recorded}.")
@@ -53,10 +53,11 @@ def comment(score: Score, recorded: str = "", note: str = "") -> str:
 
 
 def annotated_sgf(game: Game, score: Score, note: str = "") -> bytes:
-    """The game as SGF text with TB/TW, the computed RE and the comment; RU and KM are set to
-    the rules and komi used, so that the copy, counted with its own marks, gives the same RE.
+    """The game's record (UTF-8) with TB/TW, the computed RE and the comment; RU and KM are set
+    to the rules and komi used, so that the copy, counted with its own marks, gives the same RE.
     A game decided otherwise (resignation, time, forfeit, void) keeps its recorded RE: the count
-    is in the marks and the comment, and never passes for the game's result."""
+    is in the marks and the comment, and never passes for the game's result. Everything else
+    the record holds (comments, times, variations) stays; see ``sgf.with_score``."""
     same = rules_from_sgf(game.rules).name == score.rules.name and not sgf_rules_note(game.rules)
     rules = game.rules if same else score.rules.name
     if rules != game.rules or game.komi != score.komi:

@@ -1,0 +1,168 @@
+"""Annotated copies of real records: the original record plus seog's marks, result and comment.
+
+Every copy must read back as the same game, count to its own RE with its own marks, and keep
+what the file held besides (comments, times, variations, root properties, the players' marks).
+"""
+
+import re
+
+import pytest
+
+from conftest import shared_dir
+from seog.datasets import annotate as ann
+from seog.features import sgf
+from seog.scoring.score import score_game
+
+KGS = ["2017-01-01-10", "2017-01-01-26", "2017-01-02-19", "2017-01-02-25"]  # 2017-01-01-26 has a handicap
+
+
+def annotated(data: bytes | str, options: ann.Options = ann.Options()) -> bytes:
+    """The copy ``seog annotate`` writes of one file."""
+    row, out = ann.annotate_bytes("game.sgf", data, options)
+    assert row.status == ann.ANNOTATED, row.error
+    return out
+
+
+def nodes(data: bytes) -> list:
+    """Every node of a record, variations included, as sgfmill nodes."""
+    from sgfmill import sgf as sgfmill
+
+    stack, out = [sgfmill.Sgf_game.from_bytes(data).get_root()], []
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(node)
+    return out
+
+
+def values(data: bytes, key: str) -> list:
+    """Every value of ``key`` in the record, in node order, as text."""
+    return [str(n.get(key)) for n in nodes(data) if n.has_property(key)]
+
+
+def assert_same_game(copy: sgf.Game, original: sgf.Game) -> None:
+    assert (copy.size, copy.handicap, copy.komi) == (original.size, original.handicap, original.komi)
+    assert copy.moves == original.moves and copy.setup == original.setup
+    assert copy.later_setup == original.later_setup
+    assert (copy.board.grid == original.board.grid).all()
+    assert copy.board.prisoners == original.board.prisoners
+
+
+def test_a_bot_game_keeps_its_comments_times_variation_and_players_marks():
+    path = shared_dir("gnugo-regression-games") / "FSGCBot-dr.sgf"  # a KGS bot game, with chat
+    data = path.read_bytes()
+    original = sgf.loads(data)
+    out = annotated(data)
+    copy = sgf.loads(out)
+    assert_same_game(copy, original)
+    assert copy.variations and len(nodes(out)) == len(nodes(data)) + 1  # seog's node, nothing lost
+    assert values(out, "C")[:-1] == values(data, "C")  # the root comment and the chat, seog's last
+    assert values(out, "C")[-1].startswith("seog: ")
+    for key in ("BL", "WL", "CR", "PL"):
+        assert values(out, key) == values(data, key)
+    root, root_copy = nodes(data)[0], nodes(out)[0]
+    assert {k: root.get_raw(k) for k in root.properties() if k != "RE"} == {
+        k: root_copy.get_raw(k) for k in root_copy.properties() if k != "RE"}  # AP, ST, TM, OT, ...
+    assert values(out, "TB")[0] == values(data, "TB")[0]  # the players' marks stay in their node
+    assert score_game(copy, use_markup=True).result == copy.result  # seog's marks are the last
+    assert copy.result == score_game(original).result
+
+
+@pytest.mark.parametrize("name", KGS)
+def test_a_kgs_record_comes_back_whole_and_counts_to_its_result_with_its_marks(name):
+    data = (shared_dir("kgs-2017-q1") / f"{name}.sgf").read_bytes()
+    original = sgf.loads(data)
+    out = annotated(data)
+    copy = sgf.loads(out)
+    assert_same_game(copy, original)
+    root, root_copy = nodes(data)[0], nodes(out)[0]
+    assert sorted(root_copy.properties()) == sorted(root.properties())
+    kept = [k for k in root.properties() if k != "RE"]
+    assert [root_copy.get_raw(k) for k in kept] == [root.get_raw(k) for k in kept]
+    assert values(out, "TW")[0] == values(data, "TW")[0]  # the players' marks stay in their node
+    counted = score_game(copy, use_markup=True)
+    assert counted.result == copy.result == score_game(original).result
+
+
+def test_a_copy_annotated_again_has_one_seog_comment_and_the_file_comments_once():
+    data = (shared_dir("gnugo-regression-games") / "FSGCBot-dr.sgf").read_bytes()
+    once = annotated(data)
+    twice = annotated(once)
+    assert len(nodes(twice)) == len(nodes(once))
+    assert values(twice, "C")[:-1] == values(data, "C")
+    assert [c for c in values(twice, "C") if c.startswith("seog:")] == [values(twice, "C")[-1]]
+    assert "Recorded result: B+13.5." in values(twice, "C")[-1]  # the first copy's RE
+    again = sgf.loads(twice)
+    assert again.territory == sgf.loads(once).territory
+    assert score_game(again, use_markup=True).result == again.result
+
+
+def test_a_copy_annotated_again_with_its_own_marks_keeps_them():
+    data = (shared_dir("kgs-2017-q1") / f"{KGS[0]}.sgf").read_bytes()
+    once = annotated(data)
+    twice = annotated(once, ann.Options(use_markup=True))
+    assert sgf.loads(twice).territory == sgf.loads(once).territory
+    assert len(nodes(twice)) == len(nodes(once)) and values(twice, "TW")[0] == values(data, "TW")[0]
+    assert "Dead stones from the file's own marks." in values(twice, "C")[-1]
+
+
+def with_names(data: bytes, black: str, white: str, chat: str) -> str:
+    """A real record's text with other names and a comment on the first move."""
+    text = data.decode("utf-8")
+    text = re.sub(r"PB\[[^]]*\]", f"PB[{black}]", text)
+    text = re.sub(r"PW\[[^]]*\]", f"PW[{white}]", text)
+    return text.replace(";B[", f";C[{chat}]B[", 1)
+
+
+@pytest.mark.parametrize("label, encoding, black, white, chat", [
+    ("CA[gb2312]", "gb18030", "李昌镐", "陈耀烨", "好棋"),  # 烨 is beyond GB2312: what servers write
+    ("CA[ISO-8859-1]", "latin-1", "Müller", "Sørensen", "schön"),
+    ("", "latin-1", "Müller", "Sørensen", "schön"),  # no CA: ISO-8859-1 by the standard
+])
+def test_a_copy_is_utf8_with_the_names_and_comments_intact(label, encoding, black, white, chat):
+    data = (shared_dir("kgs-2017-q1") / f"{KGS[0]}.sgf").read_bytes()
+    text = with_names(data, black, white, chat).replace("CA[UTF-8]", label)
+    out = annotated(text.encode(encoding))
+    out.decode("utf-8")  # strict: every byte is UTF-8
+    assert b"CA[UTF-8]" in out and out.count(b"CA[") == 1
+    root = nodes(out)[0]
+    assert (root.get("PB"), root.get("PW")) == (black, white)
+    assert values(out, "C")[0] == chat
+    copy = sgf.loads(out)
+    assert (copy.properties["PB"], copy.properties["PW"]) == (black, white)
+    assert_same_game(copy, sgf.loads(data))
+
+
+def test_a_fox_komi_copy_carries_the_komi_used_and_keeps_the_rest():
+    data = (shared_dir("kgs-2017-q1") / f"{KGS[0]}.sgf").read_bytes()
+    fox = (data.replace(b"KM[0.50]", b"KM[375]").replace(b"AP[CGoban:3]", b"AP[foxwq]")
+           .replace(b"RU[Japanese]", b"RU[Chinese]"))
+    original = sgf.loads(fox)
+    assert original.komi == 7.5 and original.komi_note
+    out = annotated(fox)
+    copy = sgf.loads(out)
+    root = nodes(out)[0]
+    assert root.get_raw("KM") == b"7.5" and root.get_raw("AP") == b"foxwq"
+    assert root.get_raw("RU") == b"Chinese"  # rules seog knows stay as written
+    assert copy.komi == 7.5 and copy.komi_note == ""
+    assert "Note: KM[375] read as komi 7.5" in values(out, "C")[-1]
+    assert score_game(copy, use_markup=True).result == copy.result == score_game(original).result
+
+
+def test_rules_seog_does_not_know_are_replaced_by_the_rules_counted_by():
+    data = (shared_dir("kgs-2017-q1") / f"{KGS[0]}.sgf").read_bytes()
+    out = annotated(data.replace(b"RU[Japanese]", b"RU[Moon]"))
+    root = nodes(out)[0]
+    assert root.get_raw("RU") == b"japanese" and root.get_raw("KM") == b"0.50"  # KM as written
+    assert root.get_raw("AP") == b"CGoban:3"
+
+
+def test_the_api_copy_of_pasted_text_keeps_the_comments():
+    from seog.api import positions
+    from seog.api.http import score_answer
+
+    data = (shared_dir("gnugo-regression-games") / "FSGCBot-dr.sgf").read_bytes()
+    answer = score_answer(positions.from_sgf(data.decode("utf-8")), with_sgf=True)
+    out = answer["annotated_sgf"].encode("utf-8")
+    assert values(out, "C")[:-1] == values(data, "C") and values(out, "BL") == values(data, "BL")
+    assert sgf.loads(out).result == answer["result"]
