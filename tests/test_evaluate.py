@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from test_select import wall
+from test_select import wall, wide_wall
 
 from conftest import shared_dir
 from seog.cli import main
@@ -40,7 +40,7 @@ def test_compare_counts_wrong_blocks_and_stones(tmp_path):
 def test_evaluate_gives_the_ceiling_and_scorer_figures(tmp_path):
     # The same wall with a wrong RE: the marks cannot reproduce it.
     positions, _ = devsets.read(_folder(tmp_path, wall=wall(), off=wall(re="W+0.5")))
-    rows = ev.evaluate(positions, model=None)
+    rows, _ = ev.evaluate(positions, model=None)
     assert [r.ceiling for r in rows] == [False, True]  # 'off' sorts first
     s = ev.summary(rows, "seog")
     assert s["positions"] == 2 and s["ceiling"] == 0.5 and s["with_result"] == 2
@@ -77,7 +77,7 @@ def test_ogs_boards_and_removal_maps(tmp_path):
     assert not skipped and p.size == 5 and p.result == "" and not ev.counted(p)
     # The mark on a stone makes it dead; the mark on an empty point is only counted as dame.
     assert list(np.flatnonzero(p.dead)) == [6] and p.extra["dame_marked"] == 1
-    rows = ev.evaluate(positions, model=None)
+    rows, _ = ev.evaluate(positions, model=None)
     assert rows[0].ceiling is None and rows[0].outcomes["seog"].result_ok is None
 
 
@@ -115,10 +115,74 @@ def test_cli_writes_csv_summary_and_plot(tmp_path, capsys):
     assert out.with_suffix(".png").stat().st_size > 1000
 
 
-def test_cli_error_on_folder_without_labels(tmp_path, capsys):
-    folder = _folder(tmp_path, bare=wall(marks=""))
+def test_cli_error_on_folder_without_labels_counts_the_reasons(tmp_path, capsys):
+    folder = _folder(tmp_path, bare=wall(marks=""), bare2=wall(marks="", re="W+0.5"), broken=b"(;SZ[9]")
     assert main(["evaluate", str(folder), "--quiet"]) == 1
-    assert "no labelled positions" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no labelled positions found" in err
+    assert "3 file(s) skipped (2 unlabelled (no TB/TW marks); 1 " in err
+
+
+@pytest.mark.parametrize("limit", ["0", "-1", "1.5"])
+def test_cli_limit_is_a_positive_whole_number(tmp_path, limit, capsys):
+    with pytest.raises(SystemExit):
+        main(["evaluate", str(_folder(tmp_path, wall=wall())), "--limit", limit])
+    assert "--limit" in capsys.readouterr().err
+
+
+def test_cli_limit_reads_no_file_after_the_first_positions(tmp_path, capsys):
+    folder = _folder(tmp_path, a=wall(), b=wall(), c=b"(;SZ[9]")  # c would be skipped as broken
+    assert main(["evaluate", str(folder), "--limit", "1", "--no-model", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "all: 1 positions" in text and "skipped" not in text
+
+
+def test_cli_reads_ogs_boards_and_sgf_files_of_one_folder(tmp_path, capsys):
+    folder = _ogs(tmp_path)
+    (folder / "wall.sgf").write_bytes(wall())
+    assert main(["evaluate", str(folder), "--no-model", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert "reading 1 OGS .game board(s) and 1 SGF file(s)" in captured.err
+    assert "all: 2 positions" in captured.out and "5x5" in captured.out and "9x9" in captured.out
+
+
+def test_damaged_answer_cache_is_set_aside_and_its_whole_answers_kept(tmp_path):
+    positions, _ = devsets.read(_folder(tmp_path, wall=wall(), off=wall(re="W+0.5")))
+    cache = tmp_path / "answers.json"
+    engine = ev.EngineScorer("gnugo", 10, None)
+    answers = {engine.key(p, False): {"name": p.name, "dead": ["cc"], "seconds": 0.5} for p in positions}
+    text = json.dumps(answers, indent=0)
+    cache.write_text(text[: len(text) - 20])  # the second answer cut short
+    engine = ev.EngineScorer("gnugo", 10, cache)
+    assert "was damaged" in engine.note and str(cache) in engine.note and "kept the 1 answers" in engine.note
+    assert (tmp_path / "answers.json.damaged").read_text() == text[: len(text) - 20]
+    assert json.loads(cache.read_text()) == dict(list(answers.items())[:1])
+    outcome = engine.outcome(positions[0])  # 'off' sorts first: its answer was kept
+    assert engine.teacher is None and outcome.wrong_blocks == 0 and outcome.seconds == 0.5
+
+
+@pytest.mark.skipif(not gnugo_available(), reason="GNU Go is not installed")
+def test_cli_leaves_out_of_both_columns_a_21x21_game_gnugo_cannot_load(tmp_path, capsys):
+    folder = _folder(tmp_path, wide=wide_wall())
+    for suffix in (".sgf", ".json"):
+        (folder / f"2017-01-01-12{suffix}").write_bytes((shared_dir("kgs-2017-q1") / f"2017-01-01-12{suffix}").read_bytes())
+    cache = tmp_path / "answers.json"
+    assert main(["evaluate", str(folder), "--engine", "gnugo", "--engine-cache", str(cache), "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "all: 1 positions" in text and "19x19" not in text and "21x21" not in text
+    assert "skipped wide: gnugo cannot load it (cannot load 'wide')" in text
+    assert "left out of every column: 1 position(s) gnugo gave no answer for" in text
+    assert [e["name"] for e in json.loads(cache.read_text()).values()] == ["2017-01-01-12"]
+
+
+@pytest.mark.skipif(not gnugo_available(), reason="GNU Go is not installed")
+def test_default_answer_cache_is_in_the_user_cache_folder(tmp_path, monkeypatch, capsys):
+    folder = _folder(tmp_path, wall=wall())
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["evaluate", str(folder), "--engine", "gnugo", "--no-model", "--quiet"]) == 0
+    assert not (tmp_path / "cache").exists()
+    assert (tmp_path / "user-cache" / "seog" / "gnugo-answers.json").exists()
 
 
 def test_dev_set_json_lists_equal_the_tb_tw_marks():

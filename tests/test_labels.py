@@ -2,6 +2,9 @@
 
 import gzip
 import json
+import sys
+import textwrap
+import time
 
 import numpy as np
 import pytest
@@ -110,6 +113,56 @@ def test_gnugo_names_the_stone_inside_the_wall_dead():
 def test_engine_error_names_the_command():
     with pytest.raises(labels.EngineError, match="cannot start"):
         labels.GtpEngine(["/nonexistent/engine"])
+
+
+# A GTP engine that loads anything and names C7 dead, but hangs on final_status_list: always,
+# or, given a file name, while that file is missing (it makes the file: the next engine answers).
+HANGING = textwrap.dedent("""
+    import os, sys, time
+    flag = sys.argv[1] if len(sys.argv) > 1 else ""
+    for line in sys.stdin:
+        ident, name = (line.split() + ["", ""])[:2]
+        if name == "quit":
+            break
+        if name == "final_status_list" and not (flag and os.path.exists(flag)):
+            if flag:
+                open(flag, "w").close()
+            time.sleep(600)
+        answer = "C7" if name == "final_status_list" else ""
+        sys.stdout.write("=" + ident + " " + answer + "\\n\\n")
+        sys.stdout.flush()
+""")
+
+
+def hanging_teacher(tmp_path, once: bool) -> labels.GtpTeacher:
+    script = tmp_path / "hang.py"
+    script.write_text(HANGING)
+    flag = [str(tmp_path / "hung")] if once else []
+    return labels.GtpTeacher(command=[sys.executable, str(script), *flag], timeout=0.5, name="fake")
+
+
+def test_engine_that_hangs_once_is_restarted_for_the_next_game(tmp_path):
+    start = time.monotonic()
+    with hanging_teacher(tmp_path, once=True) as teacher:
+        with pytest.raises(labels.EngineError) as hung:
+            teacher.dead(wall(), 9, game="wall.sgf")
+        dead, _ = teacher.dead(wall(), 9, game="wall.sgf")
+    assert str(hung.value) == ("fake did not answer 'final_status_list dead' within 0.5 s; fake restarted")
+    assert labels.sgf_points(dead) == ["cc"] and time.monotonic() - start < 30
+
+
+def test_engine_that_keeps_hanging_is_dropped_after_three_games(tmp_path):
+    start = time.monotonic()
+    with hanging_teacher(tmp_path, once=False) as teacher:
+        answers = []
+        for _ in range(4):
+            with pytest.raises(labels.EngineError) as exc:
+                teacher.dead(wall(), 9)
+            answers.append(str(exc.value))
+    assert answers[1].endswith("; fake restarted")
+    assert answers[2].endswith("; fake dropped for the rest of the run (3 positions in a row without an answer)")
+    assert answers[3] == "fake was dropped for the rest of the run (3 positions in a row without an answer)"
+    assert not teacher.engines and time.monotonic() - start < 30
 
 
 @pytest.mark.slow

@@ -1,12 +1,14 @@
 """The selector keeps finished counted games and names why it drops the others."""
 
 import io
+import string
 import tarfile
 
 import pytest
 
 from conftest import shared_dir
 from seog.cli import main
+from seog.datasets.labels import gnugo_available
 from seog.datasets.select import judge, select, tally
 
 # Black's wall on column E against White's on column F; a lone white stone inside Black's side
@@ -20,6 +22,16 @@ MARKS = "TB[aa:di]TW[ga:ii]"
 
 def wall(re="B+3.5", marks=MARKS) -> bytes:
     return WALL.format(re=re, marks=marks).encode()
+
+
+def wide_wall(size: int = 21) -> bytes:
+    """The same wall on a bigger board (Black on column J, White on K, White's C19 dead), marked;
+    GNU Go plays on 19x19 at most."""
+    last = string.ascii_lowercase[size - 1]
+    black = "".join(f"[j{c}]" for c in string.ascii_lowercase[:size])
+    white = "".join(f"[k{c}]" for c in string.ascii_lowercase[:size])
+    return (f"(;GM[1]FF[4]SZ[{size}]KM[6.5]RU[Japanese]RE[W+26.5]AB{black}AW{white}[cc]"
+            f";B[];W[]TB[aa:i{last}]TW[la:{last}{last}])").encode()
 
 
 def test_counted_game_with_marks_is_kept_with_its_dead_stone():
@@ -117,3 +129,42 @@ def test_regression_games_keep_all_but_the_ones_with_variations():
     kept, dropped = tally(records)
     assert (kept, dict(dropped)) == (133, {"variations": 4})
     assert all(r.marked for r in records if r.kept)
+
+
+def _kgs_tarball(path, games: int = 40) -> None:
+    folder = shared_dir("kgs-2017-q1")
+    _tarball(path, {f"kgs/{p.name}": p.read_bytes() for p in sorted(folder.glob("*.sgf"))[:games]})
+
+
+def test_truncated_tarball_reports_the_games_before_the_cut(tmp_path, capsys):
+    whole = tmp_path / "kgs.tar.gz"
+    _kgs_tarball(whole)
+    cut = tmp_path / "cut.tar.gz"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])  # as head -c does
+    out = tmp_path / "sel.csv"
+    assert main(["select", str(cut), "--out", str(out), "--quiet"]) == 1
+    captured = capsys.readouterr()
+    read = int(captured.out.split(" records")[0])
+    assert 0 < read < 40 and f"kept {read} " in captured.out  # every kgs-2017-q1 game is a counted one
+    assert f"{cut}: the archive is cut short after {read} record(s) (damaged or truncated)" in captured.err
+    assert len(out.read_text().splitlines()) == read + 1
+
+
+def test_tarball_of_noise_is_a_one_line_error(tmp_path, capsys):
+    noise = tmp_path / "noise.tar.gz"
+    noise.write_bytes(bytes(range(256)) * 4)
+    assert main(["select", str(noise), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"seog select: error: {noise}: cannot read the archive") and len(err.splitlines()) == 1
+
+
+@pytest.mark.skipif(not gnugo_available(), reason="GNU Go is not installed")
+def test_gtp_teacher_skips_a_21x21_game_gnugo_cannot_load(tmp_path, capsys):
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "wall.sgf").write_bytes(wall())
+    (tmp_path / "g" / "wide.sgf").write_bytes(wide_wall())
+    assert main(["select", str(tmp_path / "g"), "--sizes", "9,21", "--gtp-teacher", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "kept 2 (2 with dead-stone marks)" in text
+    assert "teacher gtp: 1 kept games labelled, 1 consistent with RE (100.0%), 1 not answered" in text
+    assert "skipped wide.sgf: gnugo cannot load it (cannot load 'wide.sgf')" in text

@@ -169,13 +169,15 @@ class GtpEngine:
             lines.append(line)
 
     def close(self, grace: float = 2.0) -> None:
-        """Ask the engine to quit; kill it if it does not within ``grace`` seconds."""
-        if self.alive and not self._hung:
+        """Ask the engine to quit; kill it if it does not within ``grace`` seconds. An engine that
+        did not answer in time is not asked: it is terminated at once."""
+        asked = self.alive and not self._hung
+        if asked:
             try:
                 self.send("quit", timeout=grace)
             except EngineError:
                 pass
-        for stop in (None, self.process.terminate, self.process.kill):
+        for stop in ((None,) if asked else ()) + (self.process.terminate, self.process.kill):
             if stop is not None:
                 try:
                     stop()

@@ -4,7 +4,31 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections import Counter
 from pathlib import Path
+
+
+def positive_int(text: str) -> int:
+    """--limit: a whole number of 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"give 1 or more, not {value}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """--engine-timeout: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"give a positive number of seconds, not {text}")
+    return value
 
 
 def register(sub) -> None:
@@ -16,12 +40,15 @@ def register(sub) -> None:
     p.add_argument("folder", nargs="+", help="folder(s) of labelled positions (or single SGF files)")
     p.add_argument("--engine", choices=["gnugo"], help="also run this engine on the same positions")
     p.add_argument("--level", type=int, default=10, help="the engine's level (default 10)")
-    p.add_argument("--engine-cache", default="cache/gnugo-answers.json",
-                   help="JSON cache of the engine's answers ('' to disable)")
+    p.add_argument("--engine-cache", help="JSON cache of the engine's answers (default "
+                   "$XDG_CACHE_HOME/seog/gnugo-answers.json or ~/.cache/seog/gnugo-answers.json; '' for none)")
+    p.add_argument("--engine-timeout", type=seconds, metavar="SECONDS",
+                   help="longest wait for one engine answer (default 300); an engine that hangs or dies is "
+                        "restarted, and dropped after 3 positions in a row")
     p.add_argument("--model", help="a model file (default: the shipped model)")
     p.add_argument("--no-model", action="store_true", help="static pass and heuristic only")
     p.add_argument("--csv", help="write one line per position here; a summary JSON and a PNG go beside it")
-    p.add_argument("--limit", type=int, help="only the first N positions of each folder")
+    p.add_argument("--limit", type=positive_int, metavar="N", help="only the first N positions of each folder")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no list of wrong positions")
     p.set_defaults(run=run)
 
@@ -39,11 +66,7 @@ def load_model(args):
 
 
 def run(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
-    from seog.datasets import devsets
     from seog.datasets import evaluate as ev
-    from seog.features.board import IllegalPosition
 
     if args.csv:
         from seog.datasets.archive import check_output_file
@@ -54,31 +77,27 @@ def run(args: argparse.Namespace) -> int:
         from seog.datasets.labels import gnugo_available
         if not gnugo_available():
             raise ValueError("--engine gnugo: /usr/games/gnugo is not installed")
-        engine = ev.EngineScorer("gnugo", args.level, Path(args.engine_cache) if args.engine_cache else None)
-    rows, skipped = [], []
+        from seog.datasets.labels import TEACHER_TIMEOUT
+        cache = ev.default_engine_cache() if args.engine_cache is None else args.engine_cache
+        engine = ev.EngineScorer("gnugo", args.level, Path(cache) if cache else None,
+                                 args.engine_timeout or TEACHER_TIMEOUT)
+        if engine.note:
+            print(engine.note, file=sys.stderr)
     try:
-        for folder in args.folder:
-            positions, skip = devsets.read(folder)
-            skipped += skip
-            positions = positions[: args.limit] if args.limit else positions
-            bar = tqdm(total=len(positions), desc=Path(folder).name, disable=args.quiet, leave=False)
-            for p in positions:
-                try:
-                    rows += ev.evaluate([p], model, engine)
-                except IllegalPosition as exc:
-                    skipped.append(devsets.Skipped(p.name, str(exc)))
-                bar.update()
-            bar.close()
+        rows, skipped = run_folders(args, model, engine)
     finally:
         if engine:
             engine.close()
     if not rows:
-        raise ValueError("no labelled positions found in " + ", ".join(args.folder))
+        raise ValueError(f"no labelled positions found in {', '.join(args.folder)}{why_none(skipped)}")
 
     scorers = list(rows[0].outcomes)
     print(report(rows, scorers))
     for s in skipped:
         print(f"skipped {s.name}: {s.reason}")
+    if engine and engine.unanswered:
+        print(f"left out of every column: {len(engine.unanswered)} position(s) {engine.name} gave no answer "
+              "for (skipped above), so that both scorers cover the same positions")
     if not args.quiet:
         for s in scorers:
             wrong = [r for r in rows if not r.outcomes[s].all_right]
@@ -96,10 +115,44 @@ def run(args: argparse.Namespace) -> int:
         summaries = {s: ev.summary(rows, s) for s in scorers}
         summaries["by_size"] = {str(k): {s: _brief(ev.summary(v, s)) for s in scorers}
                                 for k, v in ev.by_size(rows).items()}
+        summaries["skipped"] = [{"name": s.name, "reason": s.reason} for s in skipped]
         out.with_suffix(".summary.json").write_text(json.dumps(summaries, indent=1))
         ev.plot(rows, out.with_suffix(".png"), title=", ".join(Path(f).name for f in args.folder))
         print(f"\nwrote {out}, {out.with_suffix('.summary.json')}, {out.with_suffix('.png')}")
     return 0
+
+
+def run_folders(args, model, engine) -> tuple[list, list]:
+    """Every folder's positions, evaluated as they are read under a progress bar: (rows, what was
+    skipped and why)."""
+    from tqdm import tqdm
+
+    from seog.datasets import devsets
+    from seog.datasets import evaluate as ev
+
+    rows, skipped = [], []
+    for folder in args.folder:
+        boards, games = devsets.files(folder)
+        if boards and games:
+            print(f"{folder}: reading {len(boards)} OGS .game board(s) and {len(games)} SGF file(s)",
+                  file=sys.stderr)
+        bar = tqdm(total=len(boards) + len(games), desc=Path(folder).name, disable=args.quiet, leave=False)
+        for item in devsets.items(folder, args.limit):
+            done = ev.evaluate_one(item, model, engine) if isinstance(item, devsets.Position) else item
+            (rows if isinstance(done, ev.Row) else skipped).append(done)
+            bar.update()
+        bar.close()
+    return rows, skipped
+
+
+def why_none(skipped) -> str:
+    """Why no position was labelled: how many files were skipped, by their commonest reasons."""
+    if not skipped:
+        return " (no .sgf or .game files)"
+    counts = Counter(s.reason for s in skipped).most_common()
+    shown = "; ".join(f"{n} {reason}" for reason, n in counts[:3])
+    more = f"; {sum(n for _, n in counts[3:])} for other reasons" if len(counts) > 3 else ""
+    return f": {len(skipped)} file(s) skipped ({shown}{more})"
 
 
 def _brief(s: dict) -> dict:

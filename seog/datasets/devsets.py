@@ -8,10 +8,13 @@ OGS ``.game`` boards with their removal maps.
 - OGS folders (``ogs-score-estimator``): each ``NAME.game`` holds a board grid and then a removal
   grid (1 = removed); stones under a removal mark are dead, empty points under one are dame.
   These positions have no komi, rules or result, so only block figures apply to them.
+
+A folder holding both reads both: its ``.game`` boards, then its SGF files.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -61,21 +64,35 @@ class Skipped:
     reason: str
 
 
-def kind(folder: Path) -> str:
-    """'ogs' for a folder of ``.game`` files, 'sgf' otherwise."""
+def files(folder: str | Path) -> tuple[list[Path], list[Path]]:
+    """The OGS ``.game`` boards of a folder and its SGF files (searched recursively), each sorted;
+    a single file is one or the other."""
     folder = Path(folder)
     if not folder.exists():
         raise FileNotFoundError(f"{folder}: no such folder")
-    if folder.is_dir() and any(folder.glob("*.game")):
-        return "ogs"
-    return "sgf"
+    if folder.is_file():
+        return ([folder], []) if folder.suffix.lower() == ".game" else ([], [folder])
+    return (sorted(folder.glob("*.game")),
+            sorted(p for p in folder.rglob("*") if p.suffix.lower() == ".sgf"))
 
 
-def read(folder: str | Path) -> tuple[list[Position], list[Skipped]]:
-    """Every labelled position of a folder (or one file), and the files skipped with the reason."""
+def items(folder: str | Path, limit: int | None = None) -> Iterator[Position | Skipped]:
+    """The positions of a folder (or one file) as each file is read, the ``.game`` boards first,
+    with the files skipped and why; after ``limit`` positions nothing more is read."""
     folder = Path(folder)
-    items = list(_read_ogs(folder) if kind(folder) == "ogs" else _read_sgf(folder))
-    return ([p for p in items if isinstance(p, Position)], [s for s in items if isinstance(s, Skipped)])
+    boards, games = files(folder)
+    found = 0
+    for item in itertools.chain(_read_ogs(boards), _read_sgf(folder, games)):
+        yield item
+        found += isinstance(item, Position)
+        if limit is not None and found >= limit:
+            return
+
+
+def read(folder: str | Path, limit: int | None = None) -> tuple[list[Position], list[Skipped]]:
+    """Every labelled position of a folder (or one file), and the files skipped with the reason."""
+    got = list(items(folder, limit))
+    return ([p for p in got if isinstance(p, Position)], [s for s in got if isinstance(s, Skipped)])
 
 
 def labelled(folders: Iterable[str | Path], teacher: str | Path | None = None
@@ -96,8 +113,7 @@ def labelled(folders: Iterable[str | Path], teacher: str | Path | None = None
                 yield "archive", label.name, topology, block_labels(topology, dead)[0]
 
 
-def _read_sgf(folder: Path) -> Iterator[Position | Skipped]:
-    paths = [folder] if folder.is_file() else sorted(p for p in folder.rglob("*") if p.suffix.lower() == ".sgf")
+def _read_sgf(folder: Path, paths: list[Path]) -> Iterator[Position | Skipped]:
     for path in paths:
         name = path.relative_to(folder).as_posix() if folder.is_dir() else path.name
         name = name[:-4] if name.lower().endswith(".sgf") else name
@@ -123,8 +139,8 @@ def _read_sgf(folder: Path) -> Iterator[Position | Skipped]:
                        data, game)
 
 
-def _read_ogs(folder: Path) -> Iterator[Position | Skipped]:
-    for path in sorted(folder.glob("*.game")):
+def _read_ogs(paths: list[Path]) -> Iterator[Position | Skipped]:
+    for path in paths:
         try:
             board, removal, to_move = read_game_file(path)
             dead = removal & (board.grid != 0)

@@ -5,14 +5,18 @@ Per position: blocks and stones judged wrong, whether every block is right, whet
 result string equals RE (positions with a counted RE only), whether the truth itself
 reproduces RE (the ceiling), the time taken, and whether seog flagged the position uncertain.
 A scorer is seog (static pass + model) or a GTP engine (GNU Go), whose dead stones are counted
-by the same scorer so that only the dead-stone decision differs. GNU Go's raw answers go to a
-JSON cache keyed by position, so a rerun does not ask it again.
+by the same scorer so that only the dead-stone decision differs; a position the engine does not
+answer is left out of every column, so that the scorers are compared on the same positions.
+GNU Go's raw answers go to a JSON cache keyed by position (by default in the user's cache
+folder), so a rerun does not ask it again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 import statistics
 import time
 from collections.abc import Callable, Iterable
@@ -21,13 +25,26 @@ from pathlib import Path
 
 import numpy as np
 
-from seog.datasets.devsets import Position
-from seog.datasets.labels import GtpTeacher, block_labels, mask_from_sgf, sgf_points
+from seog.datasets.devsets import Position, Skipped
+from seog.datasets.labels import (
+    TEACHER_TIMEOUT,
+    EngineError,
+    GtpTeacher,
+    block_labels,
+    mask_from_sgf,
+    sgf_points,
+)
+from seog.features.board import IllegalPosition
 from seog.features.topology import analyze
 from seog.scoring.result import parse_result, same_result
 from seog.scoring.rules import rules_from_sgf
 
-DEFAULT_ENGINE_CACHE = Path("cache/gnugo-answers.json")
+
+def default_engine_cache() -> Path:
+    """Where GNU Go's answers are kept between runs: ``$XDG_CACHE_HOME/seog`` or ``~/.cache/seog``,
+    never a folder made in whatever directory the command runs from."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "seog" / "gnugo-answers.json"
 
 
 @dataclass
@@ -110,29 +127,79 @@ def _outcome(position, dead, result, seconds, flagged=None) -> Outcome:
                    seconds, flagged, wrong)
 
 
-class EngineScorer:
-    """A GTP engine's dead stones for positions, with a JSON cache of its raw answers."""
+def read_answers(text: str) -> tuple[dict, str]:
+    """The answers of an engine cache's text, and '' or what is wrong with it. A damaged file (cut
+    short, say) still gives every whole entry before the damage."""
+    try:
+        answers = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return _whole_entries(text), f"{exc.msg} at line {exc.lineno}"
+    if not isinstance(answers, dict):
+        return {}, "not a JSON object"
+    return answers, ""
 
-    def __init__(self, name: str = "gnugo", level: int = 10, cache: Path | None = DEFAULT_ENGINE_CACHE):
-        self.name, self.level = name, level
+
+def _whole_entries(text: str) -> dict:
+    """The ``"key": {...}`` entries of a JSON object's text, up to the first that does not read."""
+    decoder, gap, out = json.JSONDecoder(), re.compile(r"[\s,:]*"), {}
+    i = text.find("{") + 1
+    while i:
+        try:
+            key, i = decoder.raw_decode(text, gap.match(text, i).end())
+            value, i = decoder.raw_decode(text, gap.match(text, i).end())
+        except json.JSONDecodeError:
+            break
+        if not (isinstance(key, str) and isinstance(value, dict) and {"dead", "seconds"} <= set(value)):
+            break
+        out[key] = value
+    return out
+
+
+def set_aside(path: Path) -> Path:
+    """Rename a damaged file to ``NAME.damaged`` (``NAME.damaged-2``... if taken) and return the new path."""
+    aside, n = path.with_name(path.name + ".damaged"), 1
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.damaged-{n}")
+    path.rename(aside)
+    return aside
+
+
+class EngineScorer:
+    """A GTP engine's dead stones for positions, with a JSON cache of its raw answers.
+
+    A damaged cache is set aside (``NAME.damaged``) and its readable answers kept; ``note`` says so.
+    """
+
+    def __init__(self, name: str = "gnugo", level: int = 10, cache: Path | None = None,
+                 timeout: float = TEACHER_TIMEOUT, command: list[str] | str | None = None):
+        self.name, self.level, self.timeout, self.command = name, level, timeout, command
         self.cache_path = Path(cache) if cache else None
-        self.cache = {}
-        if self.cache_path and self.cache_path.exists():
-            self.cache = json.loads(self.cache_path.read_text(encoding="utf-8"))
+        self.cache, self.note = {}, ""
         self.teacher = None
         self.unsaved = 0
+        self.unanswered: list[str] = []  # positions it gave no answer for, left out of every column
+        if self.cache_path and self.cache_path.exists():
+            self.cache, problem = read_answers(self.cache_path.read_bytes().decode("utf-8", "replace"))
+            if problem:
+                aside = set_aside(self.cache_path)
+                self.note = (f"{self.cache_path} was damaged ({problem}): moved to {aside}; kept the "
+                             f"{len(self.cache)} answers before the damage, the others are asked again")
+                self.unsaved = len(self.cache)
+                self.save()
 
     def key(self, position: Position, area: bool) -> str:
         digest = hashlib.sha1(position.sgf_data).hexdigest()[:16]
         return f"{self.name}-{self.level}{'-chinese' if area else ''}:{digest}"
 
     def answer(self, position: Position) -> tuple[np.ndarray, float]:
+        """The engine's dead stones and seconds; raises EngineError when it gives none."""
         area = rules_from_sgf(position.rules).area if position.rules else False
         key = self.key(position, area)
         if key not in self.cache:
             if self.teacher is None:
-                self.teacher = GtpTeacher(self.level)
-            dead, seconds = self.teacher.dead(position.sgf_data, position.size, area)
+                self.teacher = GtpTeacher(self.level, self.command, self.timeout, self.name)
+            dead, seconds = self.teacher.dead(position.sgf_data, position.size, area, position.name)
             self.cache[key] = {"name": position.name, "dead": sgf_points(dead), "seconds": round(seconds, 4)}
             self.unsaved += 1
             if self.unsaved >= 20:
@@ -160,21 +227,35 @@ class EngineScorer:
             self.teacher.close()
 
 
-def evaluate(positions: Iterable[Position], model="default", engine: EngineScorer | None = None,
-             progress: Callable | None = None) -> list[Row]:
-    """Run seog (and the engine, if given) on every position."""
-    rows = []
-    for position in positions:
+def evaluate_one(position: Position, model="default", engine: EngineScorer | None = None) -> Row | Skipped:
+    """Every scorer on one position, or why the position is left out: an illegal position, or
+    one the engine gave no answer for (left out of seog's column too, so both cover the same)."""
+    try:
+        theirs = engine.outcome(position) if engine is not None else None
         ceiling = None
         if counted(position):
             ceiling = same_result(score_with(position, position.dead, None).result, position.result)
         outcomes = {"seog": seog_outcome(position, model)}
-        if engine is not None:
-            outcomes[engine.name] = engine.outcome(position)
-        rows.append(Row(position.name, position.size, position.rules, position.result, ceiling, outcomes))
+    except EngineError as exc:
+        engine.unanswered.append(position.name)
+        return Skipped(position.name, str(exc))
+    except IllegalPosition as exc:
+        return Skipped(position.name, str(exc))
+    if theirs is not None:
+        outcomes[engine.name] = theirs
+    return Row(position.name, position.size, position.rules, position.result, ceiling, outcomes)
+
+
+def evaluate(positions: Iterable[Position], model="default", engine: EngineScorer | None = None,
+             progress: Callable | None = None) -> tuple[list[Row], list[Skipped]]:
+    """Run seog (and the engine, if given) on every position: the rows, and the positions left out."""
+    rows, skipped = [], []
+    for position in positions:
+        done = evaluate_one(position, model, engine)
+        (rows if isinstance(done, Row) else skipped).append(done)
         if progress:
             progress()
-    return rows
+    return rows, skipped
 
 
 def summary(rows: list[Row], scorer: str) -> dict:

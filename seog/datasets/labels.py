@@ -12,8 +12,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import shlex
-import subprocess
 import tempfile
 import time
 from collections.abc import Iterable
@@ -22,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from seog.api import gtp_client
+from seog.api.gtp_client import EngineError, EngineRefused
 from seog.features import coords
 from seog.features.topology import Topology
 
@@ -170,59 +170,16 @@ def check(game, dead: np.ndarray, rules=None, komi: float | None = None) -> Chec
 
 # ---- GTP engines ---------------------------------------------------------------------------------
 
-class EngineError(RuntimeError):
-    """A GTP engine that failed, refused a command or gave no answer in time."""
+TEACHER_TIMEOUT = 300.0  # seconds per GTP answer: GNU Go has taken 53 s on one 19x19 position on a loaded machine
+GIVE_UP = 3  # an engine that fails this many positions in a row is dropped for the rest of the run
 
 
-class GtpEngine:
-    """A GTP engine in a subprocess, one command at a time."""
+class GtpEngine(gtp_client.GtpEngine):
+    """A GTP engine in a subprocess (``seog.api.gtp_client``: every answer waited for with a
+    timeout), named by its second argument as the data tools call it."""
 
-    def __init__(self, command: list[str] | str, name: str = ""):
-        self.command = shlex.split(command) if isinstance(command, str) else list(command)
-        self.name = name or Path(self.command[0]).name
-        try:
-            self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        except OSError as exc:
-            raise EngineError(f"cannot start {self.command[0]}: {exc.strerror or exc}") from None
-
-    def send(self, command: str) -> str:
-        """Send one command and return its answer text (without ``=``); raise EngineError on ``?``."""
-        if self.proc.poll() is not None:
-            raise EngineError(f"{self.name} has exited (code {self.proc.returncode})")
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if line == "":
-                raise EngineError(f"{self.name} closed its output after {command!r}")
-            line = line.rstrip("\r\n")
-            if line == "" and lines:
-                break
-            if line or lines:
-                lines.append(line)
-        text = "\n".join(lines)
-        if text.startswith("?"):
-            raise EngineError(f"{self.name} refused {command!r}: {text[1:].strip()}")
-        return text[1:].strip()
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                self.send("quit")
-            except (EngineError, OSError):
-                pass
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
+    def __init__(self, command: list[str] | str, name: str = "", timeout: float = TEACHER_TIMEOUT):
+        super().__init__(command, label=name or None, timeout=timeout)
 
 
 def gnugo_command(level: int = 10, chinese: bool = False, extra: Iterable[str] = ()) -> list[str]:
@@ -241,36 +198,70 @@ class GtpTeacher:
 
     GNU Go takes its rules on the command line, so one engine per rules family (territory or
     area) is started when first needed. ``command`` may hold ``{chinese}``-free custom commands;
-    by default GNU Go at ``level``.
+    by default GNU Go at ``level``. A position the engine refuses, or does not answer within
+    ``timeout`` seconds, raises ``EngineError`` naming the game and the answer; an engine that
+    hung or died is restarted for the next position, and after ``GIVE_UP`` such positions in a
+    row it is dropped: every later position raises at once.
     """
 
-    def __init__(self, level: int = 10, command: list[str] | str | None = None):
+    def __init__(self, level: int = 10, command: list[str] | str | None = None,
+                 timeout: float = TEACHER_TIMEOUT, name: str = "gnugo"):
         self.level = level
         self.custom = command
+        self.timeout = timeout
+        self.name = name
         self.engines: dict[bool, GtpEngine] = {}
+        self.failures = 0  # positions in a row the engine hung or died on
+        self.dropped = ""  # why the engine was given up, once it is
 
     def engine(self, area: bool) -> GtpEngine:
         if self.custom is not None:
             area = False  # a custom engine gets one process for all rules
         if area not in self.engines:
             cmd = self.custom if self.custom is not None else gnugo_command(self.level, chinese=area)
-            self.engines[area] = GtpEngine(cmd)
+            self.engines[area] = GtpEngine(cmd, self.name, self.timeout)
         return self.engines[area]
 
-    def dead(self, sgf_data: bytes, size: int, area: bool = False) -> tuple[np.ndarray, float]:
-        """The engine's dead stones for an SGF record (bytes), and the seconds it took."""
+    def dead(self, sgf_data: bytes, size: int, area: bool = False, game: str = "the game"
+             ) -> tuple[np.ndarray, float]:
+        """The engine's dead stones for an SGF record (bytes), and the seconds it took.
+
+        ``game`` names the record in error messages (the engine only sees a temporary file).
+        """
+        if self.dropped:
+            raise EngineError(f"{self.name} was dropped for the rest of the run ({self.dropped})")
         with tempfile.NamedTemporaryFile(suffix=".sgf", delete=False) as fh:
             fh.write(sgf_data)
             path = fh.name
+        step = "cannot load it"
         try:
-            engine = self.engine(area)
             start = time.perf_counter()
+            engine = self.engine(area)
             engine.send(f"loadsgf {path}")
+            step = "refused final_status_list dead"
             answer = engine.send("final_status_list dead")
             seconds = time.perf_counter() - start
+        except EngineRefused as exc:
+            raise EngineError(f"{self.name} {step} ({exc.message.replace(path, game)})") from None
+        except EngineError as exc:  # it hung, died or did not start
+            raise EngineError(self._restart(area, str(exc).replace(path, game))) from None
         finally:
             os.unlink(path)
+        self.failures = 0
         return mask_from_gtp(answer.split(), size), seconds
+
+    def _restart(self, area: bool, problem: str) -> str:
+        """Stop an engine that hung or died (the next position starts a new one); give it up after
+        ``GIVE_UP`` positions in a row. Returns the message for this position."""
+        engine = self.engines.pop(False if self.custom is not None else area, None)
+        if engine is not None:
+            engine.close()
+        self.failures += 1
+        if self.failures >= GIVE_UP:
+            self.dropped = f"{self.failures} positions in a row without an answer"
+            self.close()
+            return f"{problem}; {self.name} dropped for the rest of the run ({self.dropped})"
+        return f"{problem}; {self.name} restarted"
 
     def close(self) -> None:
         for engine in self.engines.values():

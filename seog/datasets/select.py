@@ -4,14 +4,19 @@ A record is kept when it reads and replays without an illegal move, is on an all
 size, has no variations, and its RE is a count (``B+6.5``, ``W+0.5``, jigo), not a
 resignation, a loss on time, a forfeit or nothing. Where the final node carries TB/TW marks,
 the stones inside the other colour's marks are its dead-stone labels. Every dropped record
-gets one reason, the first that applies in the order of ``REASONS``.
+gets one reason, the first that applies in the order of ``REASONS``. A tarball that is damaged
+or cut short is read up to the damage: the records before it are judged, then ``ArchiveCut``.
 """
 
 from __future__ import annotations
 
+import lzma
+import tarfile
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from seog.datasets import archive
 from seog.datasets.labels import sgf_points
@@ -21,6 +26,18 @@ from seog.scoring.result import parse_result
 REASONS = ["unreadable", "illegal move", "wrong size", "no result", "resignation", "time loss", "forfeit",
            "result not a count", "variations"]
 RESULT_REASONS = {"resign": "resignation", "time": "time loss", "forfeit": "forfeit", "unknown": "result not a count"}
+ARCHIVE_ERRORS = (tarfile.TarError, EOFError, lzma.LZMAError, zlib.error, OSError)  # a damaged tarball
+
+
+class ArchiveCut(ValueError):
+    """A tarball that could not be read to its end: ``read`` records came before the damage."""
+
+    def __init__(self, source, read: int, problem: Exception) -> None:
+        what = (f"the archive is cut short after {read} record(s) (damaged or truncated)" if read
+                else "cannot read the archive (damaged or not a tarball?)")
+        problem = " ".join(str(problem).split())  # tarfile lists each compression it tried on a line
+        super().__init__(f"{source}: {what}: {problem}")
+        self.read = read
 
 
 @dataclass
@@ -75,13 +92,21 @@ def judge(name: str, data: bytes, sizes: Iterable[int] = (9, 13, 19)) -> Record:
 
 
 def select(source, sizes: Iterable[int] = (9, 13, 19), progress: Callable | None = None) -> Iterator[Record]:
-    """Judge every SGF record of a folder, file or tarball, in archive order."""
+    """Judge every SGF record of a folder, file or tarball, in archive order; a damaged tarball
+    raises ArchiveCut after the records read before the damage."""
     sizes = tuple(sizes)
-    for entry in archive.read(source):
-        rec = Record(entry.name, "unreadable", entry.error) if entry.error else judge(entry.name, entry.data, sizes)
-        if progress:
-            progress(rec)
-        yield rec
+    read = 0
+    try:
+        for entry in archive.read(source):
+            rec = Record(entry.name, "unreadable", entry.error) if entry.error else judge(entry.name, entry.data, sizes)
+            if progress:
+                progress(rec)
+            read += 1
+            yield rec
+    except ARCHIVE_ERRORS as exc:
+        if not archive.is_tarball(Path(source)):
+            raise
+        raise ArchiveCut(source, read, exc) from None
 
 
 def tally(records: Iterable[Record]) -> tuple[int, Counter]:
