@@ -154,7 +154,7 @@ def test_damaged_answer_cache_is_set_aside_and_its_whole_answers_kept(tmp_path):
     text = json.dumps(answers, indent=0)
     cache.write_text(text[: len(text) - 20])  # the second answer cut short
     engine = ev.EngineScorer("gnugo", 10, cache)
-    assert "was damaged" in engine.note and str(cache) in engine.note and "kept the 1 answers" in engine.note
+    assert "was damaged" in engine.note and str(cache) in engine.note and "kept its 1 whole answer(s)" in engine.note
     assert (tmp_path / "answers.json.damaged").read_text() == text[: len(text) - 20]
     assert json.loads(cache.read_text()) == dict(list(answers.items())[:1])
     outcome = engine.outcome(positions[0])  # 'off' sorts first: its answer was kept

@@ -133,7 +133,7 @@ def read_answers(text: str) -> tuple[dict, str]:
     try:
         answers = json.loads(text)
     except json.JSONDecodeError as exc:
-        return _whole_entries(text), f"{exc.msg} at line {exc.lineno}"
+        return _whole_entries(text), f"{exc.msg}, line {exc.lineno}"
     if not isinstance(answers, dict):
         return {}, "not a JSON object"
     return answers, ""
@@ -183,8 +183,8 @@ class EngineScorer:
             self.cache, problem = read_answers(self.cache_path.read_bytes().decode("utf-8", "replace"))
             if problem:
                 aside = set_aside(self.cache_path)
-                self.note = (f"{self.cache_path} was damaged ({problem}): moved to {aside}; kept the "
-                             f"{len(self.cache)} answers before the damage, the others are asked again")
+                self.note = (f"{self.cache_path} was damaged ({problem}): moved to {aside}; kept its "
+                             f"{len(self.cache)} whole answer(s) before the damage, the others are asked again")
                 self.unsaved = len(self.cache)
                 self.save()
 
