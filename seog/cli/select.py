@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         sgf_points,
         teacher_check,
     )
-    from seog.datasets.select import ARCHIVE_ERRORS, CSV_FIELDS, REASONS, ArchiveCut, csv_row, select
+    from seog.datasets.select import CSV_FIELDS, REASONS, ArchiveCut, csv_row, select
 
     try:
         sizes = tuple(int(s) for s in args.sizes.split(","))
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         total = len(archive.names(args.archive))
     except FileNotFoundError:
         raise
-    except ARCHIVE_ERRORS:
+    except archive.ERRORS:
         total = None  # damaged: read what comes before the damage
     if total == 0:
         raise ValueError(f"{args.archive}: no SGF files found")

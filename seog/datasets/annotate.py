@@ -16,13 +16,10 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
-import lzma
 import os
 import signal
-import tarfile
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterable, Iterator
 from concurrent import futures
 from concurrent.futures.process import BrokenProcessPool
@@ -39,7 +36,6 @@ REPORT_NAME = "annotate-report.csv"
 COLUMNS = ("name", "status", "recorded", "result", "agree", "uncertain", "error")
 ANNOTATED, SKIPPED, FAILED = "annotated", "skipped", "failed"
 PENDING = "pending"  # not settled yet: never written to the report
-ARCHIVE_ERRORS = (tarfile.TarError, EOFError, lzma.LZMAError, zlib.error, OSError)
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)  # handled like Ctrl-C: the run stops, the report stays
 WORKER_DIED = "a worker process died (out of memory, or killed?); a rerun retries this game"
 
@@ -318,7 +314,7 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
         found = archive.listing(source)
     except (FileNotFoundError, ValueError):
         raise
-    except ARCHIVE_ERRORS as exc:
+    except archive.ERRORS as exc:
         raise ValueError(f"{source}: cannot list the archive (damaged or not a tarball?): {exc}") from None
     if not found.games:
         raise ValueError(f"{source}: no SGF games found (.sgf files in a folder or a tarball)")
@@ -401,7 +397,7 @@ def _entries(source: Path, todo: list[str]) -> Iterator[archive.Entry]:
         while wanted:
             try:
                 entry = next(reader, None)
-            except ARCHIVE_ERRORS as exc:
+            except archive.ERRORS as exc:
                 raise ValueError(f"{source}: cannot read on after {len(todo) - len(wanted)} games "
                                  f"(damaged archive?): {exc}") from None
             if entry is None:

@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import lzma
 import tarfile
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2")
+ERRORS = (tarfile.TarError, EOFError, lzma.LZMAError, zlib.error, OSError)  # what a damaged tarball raises
 
 
 @dataclass(frozen=True)

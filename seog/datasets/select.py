@@ -10,9 +10,6 @@ or cut short is read up to the damage: the records before it are judged, then ``
 
 from __future__ import annotations
 
-import lzma
-import tarfile
-import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -26,7 +23,6 @@ from seog.scoring.result import parse_result
 REASONS = ["unreadable", "illegal move", "wrong size", "no result", "resignation", "time loss", "forfeit",
            "result not a count", "variations"]
 RESULT_REASONS = {"resign": "resignation", "time": "time loss", "forfeit": "forfeit", "unknown": "result not a count"}
-ARCHIVE_ERRORS = (tarfile.TarError, EOFError, lzma.LZMAError, zlib.error, OSError)  # a damaged tarball
 
 
 class ArchiveCut(ValueError):
@@ -103,7 +99,7 @@ def select(source, sizes: Iterable[int] = (9, 13, 19), progress: Callable | None
                 progress(rec)
             read += 1
             yield rec
-    except ARCHIVE_ERRORS as exc:
+    except archive.ERRORS as exc:
         if not archive.is_tarball(Path(source)):
             raise
         raise ArchiveCut(source, read, exc) from None
