@@ -235,8 +235,8 @@ class GtpTeacher:
             path = fh.name
         step = "cannot load it"
         try:
+            engine = self.engine(area)  # started before the clock: its start-up is not the position's time
             start = time.perf_counter()
-            engine = self.engine(area)
             engine.send(f"loadsgf {path}")
             step = "refused final_status_list dead"
             answer = engine.send("final_status_list dead")
