@@ -1,6 +1,7 @@
 """The GTP referee: protocol framing, moves and their legality, handicap, loadsgf, and the final
 count of small finished games, in process and as the ``seog gtp`` subprocess."""
 
+import json
 import os
 import random
 import subprocess
@@ -386,6 +387,30 @@ def test_a_record_with_a_multi_stone_suicide_replays_where_its_rules_allow_it(gt
     assert "suicide" in fails(gtp, f"loadsgf {path}")
 
 
+def test_a_suicide_in_a_record_whose_ru_does_not_say_follows_the_rules_given(gtp, tmp_path, capsys):
+    """No RU (or one seog does not know): the rules the caller gives decide, on the command
+    line, over GTP and in the API; KataGo's rules string says it itself (sui1)."""
+    from seog.api.positions import from_sgf
+    from seog.cli import main as cli_main
+    from seog.features import sgf
+
+    path = tmp_path / "no-ru.sgf"
+    path.write_text(SUICIDE_RECORD.replace("RU[{ru}]", ""))
+    assert cli_main(["score", str(path)]) == 1
+    assert "it is suicide" in capsys.readouterr().err
+    assert cli_main(["score", str(path), "--rules", "nz", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["prisoners"]["white"] == 4  # Black's four stones
+    assert from_sgf(path.read_text(), rules="tromp-taylor").game.board.prisoners[coords.WHITE] == 4
+    assert "suicide" in fails(gtp, f"loadsgf {path}")  # japanese by default
+    ok(gtp, "seog-rules nz")
+    ok(gtp, f"loadsgf {path}")
+    assert gtp.referee.board.prisoners[coords.WHITE] == 4
+    katago = SUICIDE_RECORD.format(ru="koSITUATIONALscoreAREAtaxNONEsui1button0")
+    assert sgf.loads(katago).board.prisoners[coords.WHITE] == 4
+    with pytest.raises(sgf.SgfError, match="suicide"):
+        sgf.loads(katago.replace("sui1", "sui0"), suicide=True)
+
+
 def test_tromp_taylor_reports_no_dead_stones_as_it_counts_every_stone(gtp):
     """TWO_WALLS has a white stone in Black's side (B4) and a black one in White's (F3): dead
     under the other rules; under Tromp-Taylor both stay on the board and count for their colour."""
@@ -407,11 +432,13 @@ def test_vertices_and_komi_take_plain_digits_only(gtp):
     for vertex in ("d\u00b2", "d\u0664"):
         assert fails(gtp, f"play b {vertex}").startswith("syntax error"), vertex
     assert gtp.referee.board.to_rows() == ["." * 9] * 9
-    for value in ("6_5", "\u0666.5", "nan", "7,5"):
+    for value in ("6_5", "\u0666.5", "nan", "7,5", "1e308", "626"):
         assert fails(gtp, f"komi {value}").startswith("syntax error"), value
     ok(gtp, "komi -3")
     ok(gtp, "komi .5")
     assert gtp.referee.komi == 0.5
+    ok(gtp, "komi -0")  # not -0.0 in the JSON, nor 'komi -0' to the engines of a match
+    assert str(gtp.referee.komi) == "0.0"
 
 
 def test_komi_with_an_underscore_is_refused_on_the_command_line(capsys):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from seog.api.gtp_client import EngineDied, EngineRefused, EngineTimeout, GtpEngine, parse_reply
-from seog.api.match import MatchConfig, run_match, summary
+from seog.api.match import MatchConfig, _claim, run_match, summary
 from seog.features import sgf
 from seog.features.coords import gtp_to_index, index_to_gtp
 from seog.scoring.result import parse_result
@@ -216,16 +216,20 @@ def test_gnugo_against_gnugo_games_are_recorded_and_counted_right(tmp_path):
         assert parse_result(ours.result).margin == parse_result(their_result).margin
 
 
-def test_an_engine_too_slow_to_give_its_name_forfeits_and_is_started_again(script, tmp_path):
-    """It answers without ids: kept after the timeout, it would read each reply one command late
-    for the whole match and forfeit every game."""
-    slow = script(f"pass noid slow-once:{tmp_path / 'loaded'}")
-    config = MatchConfig(black=slow, white=script("pass"), games=2, size=9, out=tmp_path / "out",
-                         timeout=1.5, model=None)
+def test_an_engine_slow_to_start_gets_the_start_up_time_and_past_it_stops_the_match(script, tmp_path):
+    """It answers without ids and takes 2 s to load: within --startup-timeout it plays (the
+    per-move --timeout does not apply to loading); past it the match stops before any game,
+    rather than forfeiting every game or reading each reply one command late."""
+    config = MatchConfig(black=script(f"pass noid slow-once:{tmp_path / 'a'}"), white=script("pass"),
+                         games=2, size=9, out=tmp_path / "ok", timeout=1.0, startup=10.0, model=None)
     records, _, stopped = run_match(config, log=lambda s: None)
-    assert not stopped
-    assert records[0].result == "W+F" and "did not answer 'name'" in records[0].reason
-    assert records[1].reason == "two passes" and records[1].result == "W+7.5" and records[1].winner == "A"
+    assert not stopped and [r.reason for r in records] == ["two passes", "two passes"]
+    assert records[0].result == "W+7.5" and records[0].winner == "B"
+    config = MatchConfig(black=script(f"pass noid slow-once:{tmp_path / 'b'}"), white=script("pass"),
+                         games=2, size=9, out=tmp_path / "slow", timeout=1.0, startup=1.0, model=None)
+    records, _, stopped = run_match(config, log=lambda s: None)
+    assert records == [] and "did not answer 'name' within 1 s of starting" in stopped
+    assert "--startup-timeout" in stopped
 
 
 @needs_gnugo
@@ -265,3 +269,26 @@ def test_seog_match_command_prints_the_summary(script, tmp_path):
                           "--white", script("pass"), "--rules", "ing"], capture_output=True, text=True,
                          timeout=60, check=False)
     assert bad.returncode == 1 and "unknown rules 'ing'" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_two_matches_never_write_into_one_folder(script, tmp_path):
+    out = tmp_path / "out"
+    held = _claim(out)  # a match playing there now
+    config = MatchConfig(black=script("pass"), white=script("pass"), games=1, size=9, out=out, model=None)
+    with pytest.raises(ValueError, match="another seog match is writing there"):
+        run_match(config, log=lambda s: None)
+    held.close()
+    records, _, stopped = run_match(config, log=lambda s: None)
+    assert not stopped and records[0].path == out / "game-001.sgf"
+    assert sorted(p.name for p in out.iterdir()) == ["game-001.sgf"]
+    file = tmp_path / "results.txt"
+    file.write_text("mine")
+    with pytest.raises(ValueError, match="is a file"):
+        MatchConfig(black="x", white="y", out=file)
+
+
+def test_matches_started_in_the_same_second_get_folders_of_their_own(tmp_path):
+    from seog.cli.match import _new_folder
+
+    base = tmp_path / "match-20261122-101010"
+    assert [_new_folder(base).name for _ in range(3)] == [base.name, f"{base.name}-2", f"{base.name}-3"]

@@ -334,3 +334,13 @@ def test_cli_rejects_unknown_rules(tmp_path, capsys):
     path.write_bytes(b"(;GM[1]FF[4]SZ[9];B[ee])")
     assert main(["score", str(path), "--rules", "ing", "--no-model"]) == 1
     assert "unknown rules 'ing'" in capsys.readouterr().err
+
+
+def test_a_game_decided_without_a_count_says_so_when_scored(capsys):
+    """A resigned game's or a match game's (Void at the move limit) last position is not a
+    finished one: the count comes with a note, in the JSON and the text."""
+    moves = ";B[ee];W[cc];B[gg];W[cg]"
+    for re_value, noted in (("W+Resign", True), ("Void", True), ("B+T", True), ("B+3.5", False), ("", False)):
+        game = sgf.loads(f"(;SZ[9]KM[7]RE[{re_value}]{moves})")
+        notes = score_game(game, model=None).notes
+        assert any("not decided by a count" in n for n in notes) == noted, re_value

@@ -24,12 +24,11 @@ import numpy as np
 from seog.features import coords
 from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
-from seog.scoring.rules import Rules, UnknownRules, get_rules, sgf_rules
+from seog.scoring.rules import Rules, UnknownRules, get_rules, parse_komi, sgf_rules
 
 DEFAULT_MODEL = "default"
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _INTEGER = re.compile(r"[+-]?[0-9]{1,9}")
-_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 STATUSES = ("alive", "dead", "seki")
 
 
@@ -343,11 +342,10 @@ class GtpReferee:
 
     def _komi(self, args: list[str]) -> str:
         _need(args, 1, "komi FLOAT")
-        if not _FLOAT.fullmatch(args[0]):  # float() would take '6_5' as 65, 'nan' and other scripts' digits
-            raise GtpFailure(f"syntax error: komi {args[0]!r} is not a number")
-        value = float(args[0])
-        if not np.isfinite(value):
-            raise GtpFailure(f"syntax error: komi {args[0]!r} is not a finite number")
+        try:
+            value = parse_komi(args[0])
+        except ValueError as exc:
+            raise GtpFailure(f"syntax error: {exc}") from None
         self.referee.komi = value
         self.referee._cached = None
         return ""
@@ -394,7 +392,7 @@ class GtpReferee:
         _need(args, 1, "loadsgf FILE [MOVENUMBER]")
         number = _int(args[1], "loadsgf FILE [MOVENUMBER]") if len(args) > 1 else None
         try:
-            game = sgf.load(args[0])
+            game = sgf.load(args[0], self.referee.rules.suicide)  # the current rules, where RU does not say
         except sgf.SgfError as exc:
             raise GtpFailure(f"cannot load file: {exc}") from None
         self.referee.load(game, number)

@@ -12,6 +12,7 @@ written as an SGF file with the result, the players and the dead stones (TB/TW).
 from __future__ import annotations
 
 import datetime as _dt
+import fcntl
 import math
 import os
 import re
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from seog.api.gtp import Referee
-from seog.api.gtp_client import EngineDied, EngineError, EngineRefused, GtpEngine
+from seog.api.gtp_client import EngineDied, EngineError, EngineRefused, EngineTimeout, GtpEngine
 from seog.features import coords
 from seog.features.board import IllegalMove
 from seog.features.coords import BLACK, WHITE
@@ -49,6 +50,7 @@ class MatchConfig:
     out: Path | None = None
     max_moves: int | None = None  # None: three times the number of points
     timeout: float = 60.0  # seconds per engine command
+    startup: float = 300.0  # seconds a started engine may take to answer ``name`` (loading its weights)
     model: object = "default"
 
     def __post_init__(self) -> None:
@@ -57,6 +59,10 @@ class MatchConfig:
             raise ValueError(f"--games must be at least 1, got {self.games}")
         if self.timeout <= 0:
             raise ValueError(f"--timeout must be positive, got {self.timeout:g}")
+        if self.startup <= 0:
+            raise ValueError(f"--startup-timeout must be positive, got {self.startup:g}")
+        if self.out is not None and self.out.exists() and not self.out.is_dir():
+            raise ValueError(f"--out {self.out} is a file: name a folder for the game files")
         get_rules(self.rules)  # an unknown name fails here, before any engine starts
         if not math.isfinite(self.komi):
             raise ValueError(f"--komi must be a finite number, got {self.komi}")
@@ -96,10 +102,11 @@ class GameRecord:
 class Seat:
     """One of the two engines of the match, restarted for the next game after it fails."""
 
-    def __init__(self, label: str, command: str, timeout: float) -> None:
+    def __init__(self, label: str, command: str, timeout: float, startup: float = 300.0) -> None:
         self.label = label
         self.command = command
         self.timeout = timeout
+        self.startup = startup
         self.engine: GtpEngine | None = None
         self.name = label
 
@@ -114,22 +121,21 @@ class Seat:
         return self.engine
 
     def _ask_name(self) -> str:
-        """The engine's name and version. An engine that dies before answering stops the match
-        (a wrong command line, a missing script or weights), rather than forfeiting every game;
-        one that does not answer in time raises EngineTimeout, and the game it was to play
-        forfeits as after any timeout: kept, an engine that leaves out ids would read every
-        later reply one command late."""
+        """The engine's name and version. An engine that dies before answering, or does not
+        answer within the start-up time, stops the match (a wrong command line, a missing script
+        or weights, weights slower to load than allowed) rather than forfeiting every game."""
+        return " ".join(filter(None, (self._ask_at_start(c) for c in ("name", "version"))))
+
+    def _ask_at_start(self, command: str) -> str:
         try:
-            name = self.engine.send("name")
+            return self.engine.send(command, timeout=self.startup)
         except EngineRefused:
-            name = ""
+            return ""
         except EngineDied as exc:
             raise MatchAborted(f"{exc} (it stopped as soon as it started: check its command)") from None
-        try:
-            version = self.engine.send("version")
-        except EngineRefused:
-            version = ""
-        return f"{name} {version}".strip()
+        except EngineTimeout:
+            raise MatchAborted(f"engine {self.label} did not answer {command!r} within {self.startup:g} s "
+                               "of starting (allow more with --startup-timeout)") from None
 
     def stop(self) -> None:
         if self.engine is not None:
@@ -193,13 +199,7 @@ def play_game(number: int, seats: dict[int, Seat], config: MatchConfig):
 def _setup(seats: dict[int, Seat], config: MatchConfig) -> None:
     for color in (BLACK, WHITE):
         seat = seats[color]
-        try:
-            engine = seat.start()
-        except MatchAborted:
-            raise
-        except EngineError as exc:  # no name in time: restarted for the next game
-            seat.stop()
-            raise Forfeit(color, str(exc)) from None
+        engine = seat.start()
         for command in (f"boardsize {config.size}", "clear_board", f"komi {config.komi:g}"):
             try:
                 engine.send(command)
@@ -277,37 +277,69 @@ def to_sgf(record: GameRecord, referee: Referee, seats: dict[int, Seat], config:
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".part")
+    """Write a game file whole, never over an existing one (another match in the same folder)."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.part")
     tmp.write_bytes(data)
-    os.replace(tmp, path)
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise MatchAborted(f"{path} appeared while the match was playing: another match is writing "
+                           "to this folder") from None
+    finally:
+        tmp.unlink()
+
+
+def _claim(out: Path | None):
+    """Create ``out`` and hold a lock on it for the match (removed at the end; released when the
+    process ends, however it ends), so that two matches never write into one folder; the earlier
+    games are checked again under the lock."""
+    if out is None:
+        return None
+    out.mkdir(parents=True, exist_ok=True)
+    lock = open(out / ".seog-match.lock", "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise ValueError(f"--out {out}: another seog match is writing there") from None
+    earlier = earlier_games(out)
+    if earlier:
+        lock.close()
+        raise ValueError(f"--out {out} already holds the games of an earlier match "
+                         f"({earlier[0]}, ...): name another folder, or move them")
+    return lock
 
 
 def run_match(config: MatchConfig, log: Callable[[str], None] = print) -> tuple[list[GameRecord], dict, str]:
     """Play the match; return the game records, the seats (by label) and why it stopped early ('' if not)."""
-    seats = {"A": Seat("A", config.black, config.timeout), "B": Seat("B", config.white, config.timeout)}
-    if config.out is not None:
-        config.out.mkdir(parents=True, exist_ok=True)
+    seats = {label: Seat(label, command, config.timeout, config.startup)
+             for label, command in (("A", config.black), ("B", config.white))}
     records: list[GameRecord] = []
     stopped = ""
+    lock = _claim(config.out)
     try:
         for number in range(1, config.games + 1):
             first, second = (seats["A"], seats["B"]) if number % 2 else (seats["B"], seats["A"])
             by_color = {BLACK: first, WHITE: second}
             try:
                 record, referee, comment, score = play_game(number, by_color, config)
+                if config.out is not None:
+                    path = config.out / f"game-{number:03d}.sgf"
+                    write_atomically(path, to_sgf(record, referee, by_color, config, comment, score))
+                    record.path = path
             except MatchAborted as exc:
                 stopped = str(exc)
-                log(f"match stopped before game {number}: {stopped}")
+                log(f"match stopped at game {number}: {stopped}")
                 break
-            if config.out is not None:
-                record.path = config.out / f"game-{number:03d}.sgf"
-                write_atomically(record.path, to_sgf(record, referee, by_color, config, comment, score))
             records.append(record)
             log(f"game {number}: {record.black} (B) vs {record.white} (W): {record.result:<8} "
                 f"{record.moves:>4} moves, {record.reason}")
     finally:
         for seat in seats.values():
             seat.stop()
+        if lock is not None:
+            Path(lock.name).unlink(missing_ok=True)
+            lock.close()
     return records, seats, stopped
 
 

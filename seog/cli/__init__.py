@@ -5,25 +5,16 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import math
-import re
 import sys
 
 COMMANDS = ["score", "annotate", "select", "train", "evaluate", "serve", "gtp", "match"]
 
 
-_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")  # as GTP's komi takes it
-
-
 def komi(text: str) -> float:
-    """The --komi option: a finite number of points in plain digits (``float`` would also take
-    '6_5' as 65, 'nan' and other scripts' digits); argparse names the option when it is not."""
-    if not _NUMBER.fullmatch(text.strip()):
-        raise ValueError(text)
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(text)
-    return value
+    """The --komi option (``scoring.rules.parse_komi``); argparse names the option when it is not one."""
+    from seog.scoring.rules import parse_komi
+
+    return parse_komi(text)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -32,6 +32,9 @@ def register(sub) -> None:
                         "its comment), kept out of the win counts (default 3 x size x size)")
     p.add_argument("--timeout", type=float, default=60.0,
                    help="seconds an engine may take to answer one command (default 60); a timeout forfeits")
+    p.add_argument("--startup-timeout", type=float, default=300.0,
+                   help="seconds a started engine may take to answer 'name' (loading its weights; "
+                        "default 300); past it the match stops")
     p.add_argument("--no-model", action="store_true",
                    help="decide unsettled blocks with the simple heuristic, not the shipped model")
     p.set_defaults(run=run)
@@ -42,10 +45,12 @@ def run(args: argparse.Namespace) -> int:
 
     from seog.api.match import MatchConfig, run_match, summary
 
-    out = args.out or Path(f"match-{dt.datetime.now():%Y%m%d-%H%M%S}")
     config = MatchConfig(black=args.black, white=args.white, games=args.games, size=args.size,
-                         komi=args.komi, rules=args.rules, out=out, max_moves=args.max_moves,
-                         timeout=args.timeout, model=None if args.no_model else "default")
+                         komi=args.komi, rules=args.rules, out=args.out, max_moves=args.max_moves,
+                         timeout=args.timeout, startup=args.startup_timeout,
+                         model=None if args.no_model else "default")
+    if config.out is None:  # made once the settings are known to be good
+        config.out = _new_folder(Path(f"match-{dt.datetime.now():%Y%m%d-%H%M%S}"))
     records, seats, stopped = run_match(config)
     print()
     print(summary(records, seats, config))
@@ -53,3 +58,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"match stopped early: {stopped}")
         return 1
     return 0
+
+
+def _new_folder(base: Path) -> Path:
+    """``base``, or ``base-2``, ``base-3``... : the first that did not exist, created here, so that
+    two matches started in the same second get folders of their own."""
+    for n in range(1, 1000):
+        folder = base if n == 1 else base.with_name(f"{base.name}-{n}")
+        try:
+            folder.mkdir(parents=True)
+            return folder
+        except FileExistsError:
+            continue
+    raise ValueError(f"{base}: too many match folders of that name")

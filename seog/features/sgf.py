@@ -93,15 +93,15 @@ class Game:
         return dead
 
 
-def load(path: str | Path) -> Game:
-    """Read and replay an SGF file."""
+def load(path: str | Path, suicide: bool = False) -> Game:
+    """Read and replay an SGF file (``suicide``: as for ``loads``)."""
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise SgfError(f"{path}: cannot read ({exc.strerror})") from exc
     try:
-        return loads(data)
+        return loads(data, suicide)
     except SgfError as exc:
         raise SgfError(f"{path.name}: {exc}") from None
 
@@ -109,8 +109,10 @@ def load(path: str | Path) -> Game:
 _SETUP, _MOVES, _MARKS = {"AB", "AW", "AE"}, {"B", "W"}, {"TB", "TW"}
 
 
-def loads(data: bytes | str) -> Game:
-    """Parse and replay SGF text (bytes as stored, or text already decoded)."""
+def loads(data: bytes | str, suicide: bool = False) -> Game:
+    """Parse and replay SGF text (bytes as stored, or text already decoded). A suicide is taken
+    off where the record's RU allows it (nz, tromp-taylor, KataGo's ``sui1``); ``suicide`` says
+    whether to allow it when the RU names no rules seog knows (the caller's rules then decide)."""
     tree, encoding = _parse(data)
     try:
         record = sgf.Sgf_game.from_coarse_game_tree(tree, encoding)
@@ -140,7 +142,7 @@ def loads(data: bytes | str) -> Game:
     nodes = record.get_main_sequence()
     game.variations = any(len(node) > 1 for node in _walk(root))
     move_number = 0
-    suicide = _allows_suicide(game.rules)
+    suicide = _allows_suicide(game.rules, suicide)
     before_moves: dict[int, int] = {}  # point -> colour of the setup before the first move
     for node_number, node in enumerate(nodes):
         # Most nodes hold one move and nothing else: look at the property names first.
@@ -188,14 +190,20 @@ def loads(data: bytes | str) -> Game:
     return game
 
 
-def _allows_suicide(ru: str) -> bool:
-    """Do the rules an RU value names allow suicide? The rules table of ``seog.scoring.rules``
-    decides (a plain data module, imported here only for this lookup)."""
+_KATAGO_SUICIDE = re.compile(r"sui([01])")  # in KataGo's RU: koPOSITIONALscoreAREAtaxNONEsui1button0
+
+
+def _allows_suicide(ru: str, otherwise: bool) -> bool:
+    """Do the rules an RU value names allow suicide (``otherwise`` when it names none seog
+    knows)? The rules table of ``seog.scoring.rules`` decides (a plain data module, imported
+    here only for this lookup, so that RU values are read in one place)."""
     if not ru:
-        return False
+        return otherwise
+    if katago := _KATAGO_SUICIDE.search(ru):
+        return katago.group(1) == "1"
     from seog.scoring.rules import sgf_rules
     rules = sgf_rules(ru)
-    return rules is not None and rules.suicide
+    return otherwise if rules is None else rules.suicide
 
 
 def _parse(data: bytes | str):

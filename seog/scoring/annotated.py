@@ -10,7 +10,7 @@ from seog.features.coords import BLACK, COLOR_NAMES, WHITE
 from seog.features.sgf import Game
 from seog.scoring.count import Score
 from seog.scoring.report import vertices
-from seog.scoring.result import parse_result
+from seog.scoring.result import decided_otherwise
 from seog.scoring.rules import rules_from_sgf, sgf_rules_note
 
 
@@ -62,6 +62,6 @@ def annotated_sgf(game: Game, score: Score, note: str = "") -> bytes:
     rules = game.rules if same else score.rules.name
     if rules != game.rules or game.komi != score.komi:
         game = dataclasses.replace(game, rules=rules, komi=score.komi)
-    decided = parse_result(game.result).how in ("resign", "time", "forfeit") or game.result.lower() == "void"
+    decided = decided_otherwise(game.result)
     return sgf.with_score(game, game.result if decided else score.result, territory_marks(score),
                           comment(score, game.result, note))

@@ -54,6 +54,12 @@ def parse_result(text: str) -> Result:
     return Result("", None, "unknown")
 
 
+def decided_otherwise(text: str) -> bool:
+    """Was the game decided without a count (resignation, time, forfeit, or void: a game stopped
+    before its end)? Its final position is then not a finished one."""
+    return parse_result(text).how in ("resign", "time", "forfeit") or (text or "").strip().lower() == "void"
+
+
 def same_result(a: str, b: str) -> bool:
     """Two RE values name the same counted outcome (``B+6.50`` equals ``B+6.5``)."""
     ra, rb = parse_result(a), parse_result(b)

@@ -18,6 +18,7 @@ move, has occurred before (after a pass, say).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -71,6 +72,22 @@ DEFAULT_RULES = "japanese"
 
 class UnknownRules(ValueError):
     """A rules name seog does not know."""
+
+
+_KOMI = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+MAX_KOMI = 625  # points on the largest board (25x25): a komi beyond it is a typo
+
+
+def parse_komi(text: str) -> float:
+    """A komi given as text (``--komi``, GTP ``komi``): plain ASCII digits (``float`` would also
+    take '6_5' as 65, 'nan' and other scripts' digits), at most the largest board's points;
+    -0 is 0. Raises ValueError naming what is wrong."""
+    if not _KOMI.fullmatch(text.strip()):
+        raise ValueError(f"komi {text!r} is not a number")
+    value = float(text)
+    if not abs(value) <= MAX_KOMI:
+        raise ValueError(f"komi {text!r} is more points than the largest board ({MAX_KOMI}) holds")
+    return value + 0.0
 
 
 def get_rules(name: str | None) -> Rules:

@@ -18,6 +18,7 @@ from seog.features.coords import BLACK, WHITE
 from seog.features.sgf import Game
 from seog.features.topology import analyze
 from seog.scoring.count import Score, count
+from seog.scoring.result import decided_otherwise
 from seog.scoring.rules import Rules, get_rules, rules_from_sgf, sgf_rules_note
 
 DEFAULT = "default"
@@ -89,7 +90,9 @@ def game_notes(game: Game, *, rules_given: bool = False, komi_given: bool = Fals
     """The loader's notes on a game and what its RU became, leaving out what the caller overrode."""
     komi_note = "" if komi_given else game.komi_note
     ru_note = None if rules_given else sgf_rules_note(game.rules)
-    return [n for n in (komi_note, ru_note) if n]
+    ended = (f"RE[{game.result}]: the game was not decided by a count, so this counts the position "
+             "as it was left" if decided_otherwise(game.result) else "")
+    return [n for n in (komi_note, ru_note, ended) if n]
 
 
 def _as_mask(dead, size: int) -> np.ndarray:
