@@ -549,3 +549,30 @@ def test_tar_links_duplicates_and_clashing_names_are_reported_not_lost(tmp_path)
     assert "skipped 0 (written before) and 3 not read (see below)" in lines
     assert "skipped: g/link.sgf: a symbolic link" in lines and "same file as the copy of g/c/d.sgf" in lines
     assert len(report_rows(out / ann.REPORT_NAME)) == 7
+
+
+def test_two_runs_never_write_into_one_folder(games, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    held = ann._claim(out)  # a run writing there now
+    with pytest.raises(ValueError, match="another seog annotate is writing there"):
+        ann.annotate(games, out, progress=False, limit=1)
+    held.close()
+    summary = ann.annotate(games, out, progress=False)
+    assert summary.count(ann.ANNOTATED) >= 3 and not (out / ".seog-annotate.lock").exists()
+
+
+def test_workers_leave_the_parents_sigterm_handler_behind():
+    """Forked workers inherit the parent's handler, which raises in the worker and can leave the
+    pool's queue locked when the whole process group gets SIGTERM (timeout, systemctl, scancel)."""
+    import signal
+
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM)}
+    try:
+        signal.signal(signal.SIGTERM, ann._raise_interrupted)  # as the parent has it during a run
+        ann._start_worker()
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)

@@ -91,9 +91,10 @@ def test_a_copy_annotated_again_has_one_seog_comment_and_the_file_comments_once(
     assert len(nodes(twice)) == len(nodes(once))
     assert values(twice, "C")[:-1] == values(data, "C")
     assert [c for c in values(twice, "C") if c.startswith("seog:")] == [values(twice, "C")[-1]]
-    assert "Recorded result: B+13.5." in values(twice, "C")[-1]  # the first copy's RE
+    recorded = "B+13.50"  # the players' RE as written, not the first copy's count (B+13.5)
+    assert f"Recorded result: {recorded}." in values(twice, "C")[-1]
     again = sgf.loads(twice)
-    assert again.territory == sgf.loads(once).territory
+    assert again.recorded == recorded and again.territory == sgf.loads(once).territory
     assert score_game(again, use_markup=True).result == again.result
 
 
@@ -166,3 +167,27 @@ def test_the_api_copy_of_pasted_text_keeps_the_comments():
     out = answer["annotated_sgf"].encode("utf-8")
     assert values(out, "C")[:-1] == values(data, "C") and values(out, "BL") == values(data, "BL")
     assert sgf.loads(out).result == answer["result"]
+
+
+@pytest.mark.parametrize("label, encoding, black, white", [
+    ("CA[Shift_JIS]", "shift_jis", "十段", "能ソ"),  # each of 十 能 ソ ends in the byte of a backslash
+    ("CA[Big5]", "big5", "功夫", "許"),
+    ("CA[GBK]", "gbk", "乗", "乗乗"),
+])
+def test_a_copy_of_a_file_whose_characters_end_in_a_backslash_byte_reads_back_whole(label, encoding,
+                                                                                   black, white):
+    """A byte-level writer escapes that byte (十 is written 8F 5C 5C); the copy must not turn the
+    escape into a lone backslash before the closing ']', which would swallow the next property."""
+    data = (shared_dir("kgs-2017-q1") / f"{KGS[0]}.sgf").read_bytes()
+    text = re.sub(r"PW\[[^]]*\]", "PW[@W@]", re.sub(r"PB\[[^]]*\]", "PB[@B@]", data.decode("utf-8")))
+    raw = text.replace("CA[UTF-8]", label).encode(encoding)
+    for mark, name in ((b"@B@", black), (b"@W@", white)):
+        raw = raw.replace(mark, name.encode(encoding).replace(b"\\", b"\\\\").replace(b"]", b"\\]"))
+    original = sgf.loads(raw)
+    assert (original.properties["PB"], original.properties["PW"]) == (black, white)
+    row, out = ann.annotate_bytes("game.sgf", raw)
+    assert row.status == ann.ANNOTATED, row.error
+    copy = sgf.loads(out)
+    assert (copy.properties["PB"], copy.properties["PW"]) == (black, white)
+    assert copy.result == row.result and copy.size == original.size
+    assert_same_game(copy, original)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import fcntl
 import io
 import os
 import signal
@@ -162,7 +163,7 @@ def annotate_bytes(name: str, data: bytes, options: Options = Options()) -> tupl
         return Row(name, FAILED, error=str(exc) or type(exc).__name__), None
     except Exception as exc:  # noqa: BLE001 - a bug must not stop a long run; the report names it
         return Row(name, FAILED, error=f"{type(exc).__name__}: {exc}"), None
-    recorded = game.result
+    recorded = game.recorded
     agree = same_result(recorded, score.result) if parse_result(recorded).counted else None
     return Row(name, ANNOTATED, recorded, score.result, agree, len(score.uncertain_blocks)), out
 
@@ -321,6 +322,29 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
     out.mkdir(parents=True, exist_ok=True)
     if not os.access(out, os.W_OK):
         raise ValueError(f"--out {out}: no permission to write there")
+    lock = _claim(out)
+    try:
+        return _annotate(source, out, found, workers, options, dask, limit, report_path, progress)
+    finally:
+        Path(lock.name).unlink(missing_ok=True)
+        lock.close()
+
+
+def _claim(out: Path):
+    """A lock on ``out`` for the run (released when the process ends, however it ends): two runs
+    into one folder would score every game twice and keep the report of the last to finish."""
+    lock = open(out / ".seog-annotate.lock", "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise ValueError(f"--out {out}: another seog annotate is writing there") from None
+    return lock
+
+
+def _annotate(source: Path, out: Path, found: archive.Listing, workers: int, options: Options, dask: str | None,
+              limit: int | None, report_path: Path, progress: bool) -> Summary:
+    """The run itself, under the lock on ``out``."""
     earlier, notes = earlier_rows(report_path)
     rows, todo = plan(found.games[:limit], out, earlier, found.skipped)
     workers = min(workers, max(1, len(todo)))
@@ -456,6 +480,7 @@ def _start_worker() -> None:
     the parent is gone (killed with -9), which their task queue would never tell them."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, inherited by fork
     threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
 
 

@@ -50,6 +50,8 @@ class Game:
       properties: other root properties (PB, PW, BR, WR, DT, ...) as text.
       variations: True when some node has more than one child.
       komi_note: how KM was read when it was not written in points ('' when it was).
+      recorded: the players' result: RE, except in a copy seog wrote, whose RE is seog's count
+        and whose comment keeps the players' result (so that annotating it again compares with them).
       source: the SGF text the game was read from, as given (None for a game made in code),
         so that annotated copies keep the whole record.
     """
@@ -67,6 +69,7 @@ class Game:
     properties: dict = field(default_factory=dict)
     variations: bool = False
     komi_note: str = ""
+    recorded: str = ""
     source: bytes | str | None = field(default=None, repr=False)
 
     def setup_between(self) -> dict[int, list]:
@@ -186,6 +189,7 @@ def loads(data: bytes | str, suicide: bool = False) -> Game:
             game.territory = {BLACK: set(), WHITE: set()}  # marks left before a stone was played are stale
 
     game.setup = [(color, point) for point, color in before_moves.items()]
+    game.recorded = _players_result(nodes[-1], game.result)
     game.handicap = _handicap(_raw(root, "HA"), game.setup, size)
     return game
 
@@ -382,7 +386,20 @@ def _marked_copy(game: Game, result: str, territory: dict, comment: str) -> byte
         root.set("KM", game.komi)
     if territory[BLACK] or territory[WHITE] or comment:
         _set_marks(_seog_node(record.get_last_node()), territory, comment, game.size)
-    return record.serialise()
+    data = record.serialise()
+    _check_reads_back(data, game)
+    return data
+
+
+def _check_reads_back(data: bytes, game: Game) -> None:
+    """A copy is written only if it replays to the same game: a value written wrong would
+    otherwise swallow properties or moves without a word."""
+    try:
+        copy = loads(data, True)  # the game replayed once already
+    except SgfError as exc:
+        raise SgfError(f"the annotated copy would not read back ({exc}); the file was left alone") from None
+    if copy.size != game.size or copy.moves != game.moves:
+        raise SgfError("the annotated copy would not read back as the same game; the file was left alone")
 
 
 def _in_utf8(tree, encoding: str | None):
@@ -394,12 +411,51 @@ def _in_utf8(tree, encoding: str | None):
         branch = stack.pop()
         for properties in branch.sequence:
             for key, values in properties.items():
-                properties[key] = [v.decode(encoding, "replace").encode("utf-8") for v in values]
+                properties[key] = [_transcode(v, encoding) for v in values]
         stack.extend(branch.children)
     return tree
 
 
+_ESCAPE = re.compile(rb"\\(.)", re.DOTALL)
+_KEPT_ESCAPES = b":\n\r"  # escapes that mean something beyond the byte: a compose value's colon, a soft line break
+
+
+def _transcode(raw: bytes, encoding: str) -> bytes:
+    """One property value, as written (escapes included), from ``encoding`` into UTF-8. The
+    escapes are undone before decoding and done again after: in Shift_JIS, Big5 or GBK the
+    second byte of a character may be a backslash or ']' that the writer escaped, and decoding
+    the escaped bytes would leave a lone backslash before the closing ']'."""
+    if raw.isascii():
+        return raw
+    if b"\\" not in raw:
+        return raw.decode(encoding, "replace").encode("utf-8")
+    out, start = [], 0
+    parts = []
+    for match in _ESCAPE.finditer(raw):
+        if match.group(1) in _KEPT_ESCAPES:
+            parts.append((_ESCAPE.sub(rb"\1", raw[start:match.start()]), match.group(0)))
+            start = match.end()
+    parts.append((_ESCAPE.sub(rb"\1", raw[start:]), b""))
+    for plain, kept in parts:
+        text = plain.decode(encoding, "replace").encode("utf-8")
+        out.append(text.replace(b"\\", b"\\\\").replace(b"]", b"\\]") + kept)
+    return b"".join(out)
+
+
 SEOG_COMMENT = "seog:"  # how seog's own comments start (comment() in seog.scoring.annotated)
+
+
+_RECORDED = re.compile(r"Recorded result: (.+?)\.(?= |$)")
+
+
+def _players_result(last, result: str) -> str:
+    """The game's result as its players recorded it. A copy seog wrote carries seog's count in RE
+    and the players' result in its own comment (none there: they recorded none), so that
+    annotating a copy again still compares with the players."""
+    if last.get_move()[0] is not None or not _text(last, "C").startswith(SEOG_COMMENT):
+        return result
+    found = _RECORDED.search(_text(last, "C"))
+    return found.group(1) if found else ""
 
 
 def _seog_node(last):

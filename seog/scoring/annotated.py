@@ -64,4 +64,4 @@ def annotated_sgf(game: Game, score: Score, note: str = "") -> bytes:
         game = dataclasses.replace(game, rules=rules, komi=score.komi)
     decided = decided_otherwise(game.result)
     return sgf.with_score(game, game.result if decided else score.result, territory_marks(score),
-                          comment(score, game.result, note))
+                          comment(score, game.recorded, note))
