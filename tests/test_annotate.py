@@ -552,12 +552,12 @@ def test_tar_links_duplicates_and_clashing_names_are_reported_not_lost(tmp_path)
 
 
 def test_two_runs_never_write_into_one_folder(games, tmp_path):
+    from seog import folders
+
     out = tmp_path / "out"
-    out.mkdir()
-    held = ann._claim(out)  # a run writing there now
-    with pytest.raises(ValueError, match="another seog annotate is writing there"):
-        ann.annotate(games, out, progress=False, limit=1)
-    held.close()
+    with folders.claimed(out, "annotate"):  # a run writing there now
+        with pytest.raises(ValueError, match="another seog annotate is writing there"):
+            ann.annotate(games, out, progress=False, limit=1)
     summary = ann.annotate(games, out, progress=False)
     assert summary.count(ann.ANNOTATED) >= 3 and not (out / ".seog-annotate.lock").exists()
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from seog import folders
 from seog.api.gtp_client import EngineDied, EngineRefused, EngineTimeout, GtpEngine, parse_reply
-from seog.api.match import MatchConfig, _claim, run_match, summary
+from seog.api.match import MatchConfig, run_match, summary
 from seog.features import sgf
 from seog.features.coords import gtp_to_index, index_to_gtp
 from seog.scoring.result import parse_result
@@ -273,11 +274,10 @@ def test_seog_match_command_prints_the_summary(script, tmp_path):
 
 def test_two_matches_never_write_into_one_folder(script, tmp_path):
     out = tmp_path / "out"
-    held = _claim(out)  # a match playing there now
     config = MatchConfig(black=script("pass"), white=script("pass"), games=1, size=9, out=out, model=None)
-    with pytest.raises(ValueError, match="another seog match is writing there"):
-        run_match(config, log=lambda s: None)
-    held.close()
+    with folders.claimed(out, "match"):  # a match playing there now
+        with pytest.raises(ValueError, match="another seog match is writing there"):
+            run_match(config, log=lambda s: None)
     records, _, stopped = run_match(config, log=lambda s: None)
     assert not stopped and records[0].path == out / "game-001.sgf"
     assert sorted(p.name for p in out.iterdir()) == ["game-001.sgf"]

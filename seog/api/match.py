@@ -12,7 +12,6 @@ written as an SGF file with the result, the players and the dead stones (TB/TW).
 from __future__ import annotations
 
 import datetime as _dt
-import fcntl
 import math
 import os
 import re
@@ -20,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from seog import folders
 from seog.api.gtp import Referee
 from seog.api.gtp_client import EngineDied, EngineError, EngineRefused, EngineTimeout, GtpEngine
 from seog.features import coords
@@ -70,10 +70,7 @@ class MatchConfig:
             self.max_moves = 3 * self.size * self.size
         if self.max_moves < 1:
             raise ValueError(f"--max-moves must be at least 1, got {self.max_moves}")
-        earlier = earlier_games(self.out)
-        if earlier:
-            raise ValueError(f"--out {self.out} already holds the games of an earlier match "
-                             f"({earlier[0]}, ...): name another folder, or move them")
+        _check_earlier(self.out)
 
 
 def earlier_games(folder: Path | None) -> list[str]:
@@ -289,34 +286,29 @@ def write_atomically(path: Path, data: bytes) -> None:
         tmp.unlink()
 
 
-def _claim(out: Path | None):
-    """Create ``out`` and hold a lock on it for the match (removed at the end; released when the
-    process ends, however it ends), so that two matches never write into one folder; the earlier
-    games are checked again under the lock."""
-    if out is None:
-        return None
-    out.mkdir(parents=True, exist_ok=True)
-    lock = open(out / ".seog-match.lock", "w")
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        lock.close()
-        raise ValueError(f"--out {out}: another seog match is writing there") from None
+def _check_earlier(out: Path | None) -> None:
+    """Refuse a folder holding an earlier match's games (checked again under the folder's lock)."""
     earlier = earlier_games(out)
     if earlier:
-        lock.close()
         raise ValueError(f"--out {out} already holds the games of an earlier match "
                          f"({earlier[0]}, ...): name another folder, or move them")
-    return lock
 
 
 def run_match(config: MatchConfig, log: Callable[[str], None] = print) -> tuple[list[GameRecord], dict, str]:
-    """Play the match; return the game records, the seats (by label) and why it stopped early ('' if not)."""
+    """Play the match; return the game records, the seats (by label) and why it stopped early ('' if not).
+    The games folder is held for the match: a second match into it is refused."""
+    if config.out is None:
+        return _play_match(config, log)
+    with folders.claimed(config.out, "match"):
+        _check_earlier(config.out)
+        return _play_match(config, log)
+
+
+def _play_match(config: MatchConfig, log: Callable[[str], None]) -> tuple[list[GameRecord], dict, str]:
     seats = {label: Seat(label, command, config.timeout, config.startup)
              for label, command in (("A", config.black), ("B", config.white))}
     records: list[GameRecord] = []
     stopped = ""
-    lock = _claim(config.out)
     try:
         for number in range(1, config.games + 1):
             first, second = (seats["A"], seats["B"]) if number % 2 else (seats["B"], seats["A"])
@@ -337,9 +329,6 @@ def run_match(config: MatchConfig, log: Callable[[str], None] = print) -> tuple[
     finally:
         for seat in seats.values():
             seat.stop()
-        if lock is not None:
-            Path(lock.name).unlink(missing_ok=True)
-            lock.close()
     return records, seats, stopped
 
 

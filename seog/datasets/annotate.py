@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import fcntl
 import io
 import os
 import signal
@@ -28,6 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from seog import folders
 from seog.datasets import archive
 from seog.features import sgf
 from seog.scoring.annotated import annotated_sgf
@@ -322,24 +322,8 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
     out.mkdir(parents=True, exist_ok=True)
     if not os.access(out, os.W_OK):
         raise ValueError(f"--out {out}: no permission to write there")
-    lock = _claim(out)
-    try:
+    with folders.claimed(out, "annotate"):  # two runs into one folder would score every game twice
         return _annotate(source, out, found, workers, options, dask, limit, report_path, progress)
-    finally:
-        Path(lock.name).unlink(missing_ok=True)
-        lock.close()
-
-
-def _claim(out: Path):
-    """A lock on ``out`` for the run (released when the process ends, however it ends): two runs
-    into one folder would score every game twice and keep the report of the last to finish."""
-    lock = open(out / ".seog-annotate.lock", "w")
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        lock.close()
-        raise ValueError(f"--out {out}: another seog annotate is writing there") from None
-    return lock
 
 
 def _annotate(source: Path, out: Path, found: archive.Listing, workers: int, options: Options, dask: str | None,
