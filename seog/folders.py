@@ -1,4 +1,5 @@
-"""Output folders that one process at a time writes into (``seog match``, ``seog annotate``)."""
+"""Files and folders seog writes: a lock on an output folder (``seog match``, ``seog annotate``),
+and a damaged file set aside rather than written over."""
 
 from __future__ import annotations
 
@@ -24,3 +25,14 @@ def claimed(folder: Path, command: str) -> Iterator[None]:
             yield
         finally:
             path.unlink(missing_ok=True)
+
+
+def set_aside(path: Path) -> Path:
+    """Rename a damaged file to ``NAME.damaged`` (``NAME.damaged-2``... if taken), so that nothing
+    is lost when a fresh one is started; return the new path."""
+    aside, n = path.with_name(path.name + ".damaged"), 1
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.damaged-{n}")
+    path.rename(aside)
+    return aside

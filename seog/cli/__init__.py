@@ -10,6 +10,28 @@ import sys
 COMMANDS = ["score", "annotate", "select", "train", "evaluate", "serve", "gtp", "match"]
 
 
+def positive_int(text: str) -> int:
+    """An option that counts something: a whole number of 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"give 1 or more, not {value}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A timeout option: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"give a positive number of seconds, not {text}")
+    return value
+
+
 def komi(text: str) -> float:
     """The --komi option (``scoring.rules.parse_komi``); argparse names the option when it is not one."""
     from seog.scoring.rules import parse_komi

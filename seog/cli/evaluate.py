@@ -8,27 +8,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-
-def positive_int(text: str) -> int:
-    """--limit: a whole number of 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"give 1 or more, not {value}")
-    return value
-
-
-def seconds(text: str) -> float:
-    """--engine-timeout: a positive number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"give a positive number of seconds, not {text}")
-    return value
+from seog.cli import positive_int, seconds
 
 
 def register(sub) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from seog.cli import komi
+from seog.cli import komi, seconds
 
 
 def register(sub) -> None:
@@ -30,9 +30,9 @@ def register(sub) -> None:
     p.add_argument("--max-moves", type=int,
                    help="stop a game after this many moves: unfinished, no result (RE Void, the count in "
                         "its comment), kept out of the win counts (default 3 x size x size)")
-    p.add_argument("--timeout", type=float, default=60.0,
+    p.add_argument("--timeout", type=seconds, default=60.0,
                    help="seconds an engine may take to answer one command (default 60); a timeout forfeits")
-    p.add_argument("--startup-timeout", type=float, default=300.0,
+    p.add_argument("--startup-timeout", type=seconds, default=300.0,
                    help="seconds a started engine may take to answer 'name' (loading its weights; "
                         "default 300); past it the match stops")
     p.add_argument("--no-model", action="store_true",

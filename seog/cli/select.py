@@ -8,7 +8,7 @@ import csv
 import sys
 from pathlib import Path
 
-from seog.cli.evaluate import seconds
+from seog.cli import seconds
 
 SHOWN = 20  # games GNU Go gave no answer for, listed one a line
 

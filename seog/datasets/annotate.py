@@ -226,12 +226,7 @@ def earlier_rows(path: Path) -> tuple[dict[str, Row], list[str]]:
     try:
         return read_report(path), []
     except DamagedReport as exc:
-        aside = path.with_name(path.name + ".damaged")
-        n = 1
-        while aside.exists():
-            n += 1
-            aside = path.with_name(f"{path.name}.damaged.{n}")
-        os.replace(path, aside)
+        aside = folders.set_aside(path)
         return {}, [f"{path} could not be read as a report ({exc}): kept as {aside}; a fresh report is started"]
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from seog import folders
 from seog.datasets.devsets import Position, Skipped
 from seog.datasets.labels import (
     TEACHER_TIMEOUT,
@@ -155,16 +156,6 @@ def _whole_entries(text: str) -> dict:
     return out
 
 
-def set_aside(path: Path) -> Path:
-    """Rename a damaged file to ``NAME.damaged`` (``NAME.damaged-2``... if taken) and return the new path."""
-    aside, n = path.with_name(path.name + ".damaged"), 1
-    while aside.exists():
-        n += 1
-        aside = path.with_name(f"{path.name}.damaged-{n}")
-    path.rename(aside)
-    return aside
-
-
 class EngineScorer:
     """A GTP engine's dead stones for positions, with a JSON cache of its raw answers.
 
@@ -182,7 +173,7 @@ class EngineScorer:
         if self.cache_path and self.cache_path.exists():
             self.cache, problem = read_answers(self.cache_path.read_bytes().decode("utf-8", "replace"))
             if problem:
-                aside = set_aside(self.cache_path)
+                aside = folders.set_aside(self.cache_path)
                 self.note = (f"{self.cache_path} was damaged ({problem}): moved to {aside}; kept its "
                              f"{len(self.cache)} whole answer(s) before the damage, the others are asked again")
                 self.unsaved = len(self.cache)

@@ -387,18 +387,25 @@ def _marked_copy(game: Game, result: str, territory: dict, comment: str) -> byte
     if territory[BLACK] or territory[WHITE] or comment:
         _set_marks(_seog_node(record.get_last_node()), territory, comment, game.size)
     data = record.serialise()
-    _check_reads_back(data, game)
+    _check_reads_back(data, record)
     return data
 
 
-def _check_reads_back(data: bytes, game: Game) -> None:
-    """A copy is written only if it replays to the same game: a value written wrong would
-    otherwise swallow properties or moves without a word."""
+def _check_reads_back(data: bytes, record) -> None:
+    """A copy is written only if its text parses back to the main line it was made from, node
+    for node and value for value: a value written wrong would otherwise swallow properties or
+    moves without a word."""
+    def main_line(tree):
+        while tree is not None:
+            yield from tree.sequence
+            tree = tree.children[0] if tree.children else None
+
     try:
-        copy = loads(data, True)  # the game replayed once already
-    except SgfError as exc:
+        tree = sgf_grammar.parse_sgf_game(data)
+    except ValueError as exc:
         raise SgfError(f"the annotated copy would not read back ({exc}); the file was left alone") from None
-    if copy.size != game.size or copy.moves != game.moves:
+    wrote = [node.get_raw_property_map() for node in record.get_main_sequence()]
+    if list(main_line(tree)) != wrote:
         raise SgfError("the annotated copy would not read back as the same game; the file was left alone")
 
 
