@@ -346,6 +346,19 @@ def test_no_output_option_can_write_over_an_input(games, tmp_path, capsys):
 
 # ---- a run that is stopped, rerun or broken keeps its report -----------------------------------
 
+def test_a_suicide_in_a_record_whose_ru_does_not_say_follows_the_rules_given():
+    """Black's four stones in the corner take themselves off (move 7): annotating under
+    --rules nz counts White's four prisoners; under the default Japanese rules the row fails
+    naming the move."""
+    record = (b"(;SZ[9]KM[7]RE[W+20]AW[ca][cb][ac][bc][cc];B[aa];W[ee];B[ab];W[ef];B[ba];W[eg];"
+              b"B[bb];W[];B[])")
+    row, data = ann.annotate_bytes("nz.sgf", record, ann.Options(rules="nz"))
+    assert row.status == ann.ANNOTATED and data
+    assert sgf.loads(data).board.prisoners[coords.WHITE] == 4
+    row, data = ann.annotate_bytes("jp.sgf", record)
+    assert row.status == ann.FAILED and data is None and row.error == "move 7 (B B8) is illegal: it is suicide"
+
+
 REAL_ANNOTATE_BYTES = ann.annotate_bytes
 
 

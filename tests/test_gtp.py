@@ -13,6 +13,7 @@ from conftest import board
 from seog.api.gtp import GtpReferee, Referee
 from seog.api.gtp_client import EngineRefused, GtpEngine, parse_reply
 from seog.features import coords
+from seog.scoring.rules import check_suicides
 
 # Two walls, each alive with two eyes; a white stone dead in Black's side (B4), a black stone
 # dead in White's side (F3).
@@ -379,9 +380,10 @@ def test_a_record_with_a_multi_stone_suicide_replays_where_its_rules_allow_it(gt
         assert gtp.referee.board.to_rows()[:2] == ["XXO......", "X.O......"]
         ok(gtp, "play b B8")
         assert gtp.referee.board.to_rows() == game.board.to_rows()
+        assert check_suicides(game) is game
     for ru in ("Japanese", "Chinese", "AGA"):
         with pytest.raises(sgf.SgfError, match=r"move 7 \(B B8\) is illegal: it is suicide"):
-            sgf.loads(SUICIDE_RECORD.format(ru=ru))
+            check_suicides(sgf.loads(SUICIDE_RECORD.format(ru=ru)), "nz")  # the record's rules decide
     path = tmp_path / "suicide-japanese.sgf"
     path.write_text(SUICIDE_RECORD.format(ru="Japanese"))
     assert "suicide" in fails(gtp, f"loadsgf {path}")
@@ -406,9 +408,9 @@ def test_a_suicide_in_a_record_whose_ru_does_not_say_follows_the_rules_given(gtp
     ok(gtp, f"loadsgf {path}")
     assert gtp.referee.board.prisoners[coords.WHITE] == 4
     katago = SUICIDE_RECORD.format(ru="koSITUATIONALscoreAREAtaxNONEsui1button0")
-    assert sgf.loads(katago).board.prisoners[coords.WHITE] == 4
+    assert check_suicides(sgf.loads(katago)).board.prisoners[coords.WHITE] == 4
     with pytest.raises(sgf.SgfError, match="suicide"):
-        sgf.loads(katago.replace("sui1", "sui0"), suicide=True)
+        check_suicides(sgf.loads(katago.replace("sui1", "sui0")), "nz")
 
 
 def test_tromp_taylor_reports_no_dead_stones_as_it_counts_every_stone(gtp):

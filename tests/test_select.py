@@ -68,6 +68,14 @@ def test_illegal_move_is_dropped_with_the_move_named():
     assert rec.reason == "illegal move" and "E5" in rec.detail
 
 
+def test_a_suicide_is_dropped_where_the_records_rules_forbid_it():
+    # White's A9 takes off its own stone: legal under New Zealand rules, not Japanese.
+    moves = b";B[ba];W[ii];B[ab];W[aa];B[];W[])"
+    rec = judge("j.sgf", b"(;SZ[9]RU[Japanese]RE[B+1.5]" + moves)
+    assert rec.reason == "illegal move" and "W A9" in rec.detail and "suicide" in rec.detail
+    assert judge("nz.sgf", b"(;SZ[9]RU[NZ]RE[B+1.5]" + moves).kept
+
+
 def test_unreadable_and_wrong_size():
     assert judge("x.sgf", b"not sgf at all").reason == "unreadable"
     rec = judge("s.sgf", b"(;SZ[7]RE[B+1.5];B[dd])")

@@ -7,6 +7,7 @@ import pytest
 from seog.features import sgf
 from seog.features.coords import BLACK, WHITE, gtp_to_index
 from seog.features.sgf import SgfError
+from seog.scoring.rules import check_suicides
 
 
 def test_replay_counts_prisoners_and_reads_the_root():
@@ -53,10 +54,14 @@ def test_a_move_on_an_occupied_point_names_the_move_and_vertex():
         sgf.loads(b"(;GM[1]SZ[9];B[ee];W[ee])")
 
 
-def test_a_suicide_names_the_move_and_vertex():
-    # Black stones at B9 and A8 close the corner; White's A9 would have no liberty.
+def test_a_suicide_is_replayed_and_listed_and_the_rules_judge_it():
+    # Black stones at B9 and A8 close the corner; White's A9 has no liberty and comes off.
+    game = sgf.loads(b"(;GM[1]SZ[9];B[ba];W[ii];B[ab];W[aa])")
+    assert game.suicides == [4] and game.board.prisoners == {BLACK: 1, WHITE: 0}
+    assert game.board.to_rows()[0] == ".X......."
     with pytest.raises(SgfError, match=r"move 4 \(W A9\) is illegal: it is suicide"):
-        sgf.loads(b"(;GM[1]SZ[9];B[ba];W[ii];B[ab];W[aa])")
+        check_suicides(game)  # no RU: Japanese unless the caller says otherwise
+    assert check_suicides(game, "nz") is game
 
 
 def test_retaking_a_ko_at_once_names_the_move_and_vertex():

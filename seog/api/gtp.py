@@ -24,7 +24,7 @@ import numpy as np
 from seog.features import coords
 from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
-from seog.scoring.rules import Rules, UnknownRules, get_rules, parse_komi, sgf_rules
+from seog.scoring.rules import Rules, UnknownRules, check_suicides, get_rules, parse_komi, sgf_rules
 
 DEFAULT_MODEL = "default"
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
@@ -392,7 +392,7 @@ class GtpReferee:
         _need(args, 1, "loadsgf FILE [MOVENUMBER]")
         number = _int(args[1], "loadsgf FILE [MOVENUMBER]") if len(args) > 1 else None
         try:
-            game = sgf.load(args[0], self.referee.rules.suicide)  # the current rules, where RU does not say
+            game = check_suicides(sgf.load(args[0]), self.referee.rules)  # the current rules, where RU does not say
         except sgf.SgfError as exc:
             raise GtpFailure(f"cannot load file: {exc}") from None
         self.referee.load(game, number)

@@ -17,7 +17,7 @@ from seog.features.board import Board
 from seog.features.coords import BLACK, WHITE
 from seog.features.sgf import Game
 from seog.features.topology import label_blocks
-from seog.scoring.rules import Rules, get_rules, rules_from_sgf
+from seog.scoring.rules import Rules, check_suicides, get_rules, rules_from_sgf
 
 
 class RequestError(ValueError):
@@ -62,7 +62,7 @@ def from_request(req) -> Position:
 def from_sgf(data: bytes | str, *, rules: str | None = None, komi: float | None = None,
              use_markup: bool = False, dead: Iterable[str] = (), alive: Iterable[str] = ()) -> Position:
     """An SGF game as a position: its own rules, komi, handicap and prisoners unless overridden."""
-    game = sgf.loads(data, bool(rules) and get_rules(rules).suicide)  # the given rules, where RU does not say
+    game = check_suicides(sgf.loads(data), rules)  # the given rules, where RU does not say
     if use_markup and not game.has_markup:
         raise RequestError("use_markup: the SGF has no TB/TW territory marks in its last nodes")
     position = Position(game.board, get_rules(rules) if rules else rules_from_sgf(game.rules),

@@ -32,12 +32,12 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from seog.features import sgf
     from seog.scoring.report import to_dict
-    from seog.scoring.rules import get_rules
+    from seog.scoring.rules import check_suicides
     from seog.scoring.score import score_game
     from seog.scoring.text import render, wants_colour
 
-    suicide = bool(args.rules) and get_rules(args.rules).suicide  # for a record whose RU does not say
-    game = sgf.loads(sys.stdin.buffer.read(), suicide) if args.file == "-" else sgf.load(args.file, suicide)
+    game = sgf.loads(sys.stdin.buffer.read()) if args.file == "-" else sgf.load(args.file)
+    check_suicides(game, args.rules)  # the rules given, for a record whose RU does not say
     if args.use_markup and not game.has_markup:
         raise ValueError(f"{args.file}: --use-markup given but the file has no TB/TW territory marks")
     score = score_game(game, rules=args.rules, komi=args.komi, use_markup=args.use_markup,

@@ -32,6 +32,7 @@ from seog.datasets import archive
 from seog.features import sgf
 from seog.scoring.annotated import annotated_sgf
 from seog.scoring.result import parse_result, same_result
+from seog.scoring.rules import check_suicides
 
 REPORT_NAME = "annotate-report.csv"
 COLUMNS = ("name", "status", "recorded", "result", "agree", "uncertain", "error")
@@ -153,7 +154,7 @@ def annotate_bytes(name: str, data: bytes, options: Options = Options()) -> tupl
     from seog.scoring.score import score_game
 
     try:
-        game = sgf.loads(data)
+        game = check_suicides(sgf.loads(data), options.rules)
         use_markup = options.use_markup and game.has_markup
         note = "Dead stones from the file's own marks." if use_markup else (
             "The file has no marks; dead stones were decided." if options.use_markup else "")

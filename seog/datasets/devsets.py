@@ -28,6 +28,7 @@ from seog.features import sgf
 from seog.features.board import Board, IllegalPosition
 from seog.features.coords import BLACK, WHITE
 from seog.features.topology import Topology, analyze
+from seog.scoring.rules import check_suicides
 
 
 @dataclass
@@ -119,7 +120,7 @@ def _read_sgf(folder: Path, paths: list[Path]) -> Iterator[Position | Skipped]:
         name = name[:-4] if name.lower().endswith(".sgf") else name
         try:
             data = path.read_bytes()
-            game = sgf.loads(data)
+            game = check_suicides(sgf.loads(data))
             side = path.with_suffix(".json")
             if side.exists():
                 info = json.loads(side.read_text(encoding="utf-8"))

@@ -19,6 +19,7 @@ from seog.datasets import archive
 from seog.datasets.labels import sgf_points
 from seog.features import sgf
 from seog.scoring.result import parse_result
+from seog.scoring.rules import check_suicides
 
 REASONS = ["unreadable", "illegal move", "wrong size", "no result", "resignation", "time loss", "forfeit",
            "result not a count", "variations"]
@@ -68,7 +69,7 @@ class Record:
 def judge(name: str, data: bytes, sizes: Iterable[int] = (9, 13, 19)) -> Record:
     """Select or drop one SGF record."""
     try:
-        game = sgf.loads(data)
+        game = check_suicides(sgf.loads(data))
     except sgf.SgfError as exc:
         reason = "illegal move" if "illegal" in str(exc) else "unreadable"
         return Record(name, reason, str(exc))

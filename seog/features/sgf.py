@@ -54,6 +54,8 @@ class Game:
         and whose comment keeps the players' result (so that annotating it again compares with them).
       source: the SGF text the game was read from, as given (None for a game made in code),
         so that annotated copies keep the whole record.
+      suicides: the numbers of the moves that took off their own block (legal under New Zealand
+        and Tromp-Taylor rules only: ``seog.scoring.rules.check_suicides``).
     """
 
     size: int
@@ -71,6 +73,7 @@ class Game:
     komi_note: str = ""
     recorded: str = ""
     source: bytes | str | None = field(default=None, repr=False)
+    suicides: list = field(default_factory=list)
 
     def setup_between(self) -> dict[int, list]:
         """``later_setup`` by the number of moves played before it: {n: [(colour or 0, point)]}."""
@@ -78,6 +81,10 @@ class Game:
         for before, color, point in self.later_setup:
             out.setdefault(before, []).append((color, point))
         return out
+
+    def move_name(self, number: int, color: int, point: int | None) -> str:
+        """How errors name a move: 'move 7 (B B8)'."""
+        return f"move {number} ({LETTER_OF[color].upper()} {coords.to_gtp(point, self.size)})"
 
     @property
     def has_markup(self) -> bool:
@@ -96,15 +103,15 @@ class Game:
         return dead
 
 
-def load(path: str | Path, suicide: bool = False) -> Game:
-    """Read and replay an SGF file (``suicide``: as for ``loads``)."""
+def load(path: str | Path) -> Game:
+    """Read and replay an SGF file."""
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise SgfError(f"{path}: cannot read ({exc.strerror})") from exc
     try:
-        return loads(data, suicide)
+        return loads(data)
     except SgfError as exc:
         raise SgfError(f"{path.name}: {exc}") from None
 
@@ -112,10 +119,10 @@ def load(path: str | Path, suicide: bool = False) -> Game:
 _SETUP, _MOVES, _MARKS = {"AB", "AW", "AE"}, {"B", "W"}, {"TB", "TW"}
 
 
-def loads(data: bytes | str, suicide: bool = False) -> Game:
+def loads(data: bytes | str) -> Game:
     """Parse and replay SGF text (bytes as stored, or text already decoded). A suicide is taken
-    off where the record's RU allows it (nz, tromp-taylor, KataGo's ``sui1``); ``suicide`` says
-    whether to allow it when the RU names no rules seog knows (the caller's rules then decide)."""
+    off, as New Zealand and Tromp-Taylor rules have it, and listed in ``Game.suicides``: whether
+    the game's rules allow it is for the scorer to say (``seog.scoring.rules.check_suicides``)."""
     tree, encoding = _parse(data)
     try:
         record = sgf.Sgf_game.from_coarse_game_tree(tree, encoding)
@@ -145,7 +152,6 @@ def loads(data: bytes | str, suicide: bool = False) -> Game:
     nodes = record.get_main_sequence()
     game.variations = any(len(node) > 1 for node in _walk(root))
     move_number = 0
-    suicide = _allows_suicide(game.rules, suicide)
     before_moves: dict[int, int] = {}  # point -> colour of the setup before the first move
     for node_number, node in enumerate(nodes):
         # Most nodes hold one move and nothing else: look at the property names first.
@@ -178,11 +184,12 @@ def loads(data: bytes | str, suicide: bool = False) -> Game:
             color = COLOR_OF[move[0]]
             point = None if move[1] is None else _flat(move[1], size, f"move {move_number}")
             try:
-                board.play(color, point, suicide)
+                board.play(color, point, suicide=True)
             except IllegalMove as exc:
-                vertex = coords.to_gtp(point, size)
-                raise SgfError(f"move {move_number} ({move[0].upper()} {vertex}) is illegal: {exc}") from None
+                raise SgfError(f"{game.move_name(move_number, color, point)} is illegal: {exc}") from None
             game.moves.append((color, point))
+            if point is not None and board.stones[point] == 0:  # its own block was taken off
+                game.suicides.append(move_number)
         if not keys.isdisjoint(_MARKS):
             game.territory = _territory_marks(node, size)
         elif move[1] is not None and game.has_markup:
@@ -192,22 +199,6 @@ def loads(data: bytes | str, suicide: bool = False) -> Game:
     game.recorded = _players_result(nodes[-1], game.result)
     game.handicap = _handicap(_raw(root, "HA"), game.setup, size)
     return game
-
-
-_KATAGO_SUICIDE = re.compile(r"sui([01])")  # in KataGo's RU: koPOSITIONALscoreAREAtaxNONEsui1button0
-
-
-def _allows_suicide(ru: str, otherwise: bool) -> bool:
-    """Do the rules an RU value names allow suicide (``otherwise`` when it names none seog
-    knows)? The rules table of ``seog.scoring.rules`` decides (a plain data module, imported
-    here only for this lookup, so that RU values are read in one place)."""
-    if not ru:
-        return otherwise
-    if katago := _KATAGO_SUICIDE.search(ru):
-        return katago.group(1) == "1"
-    from seog.scoring.rules import sgf_rules
-    rules = sgf_rules(ru)
-    return otherwise if rules is None else rules.suicide
 
 
 def _parse(data: bytes | str):
