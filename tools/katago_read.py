@@ -34,13 +34,21 @@ DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "kgs-2017-q1"
 KATAGO_RULES = {"nz": "new-zealand"}  # seog's rule names KataGo spells otherwise
 
 
-def query(name: str, game, visits: int) -> dict:
-    n = game.size
-    rules = rules_from_sgf(game.rules).name
-    return {"id": name, "boardXSize": n, "boardYSize": n, "komi": game.komi, "maxVisits": visits,
+def query(name: str, position, visits: int) -> dict:
+    """The analysis query: the game's real moves, or for a position without a record (the
+    ``.game`` files of ogs-score-estimator) its stones as setup, Black to play."""
+    game, n = position.game, position.size
+    rules = rules_from_sgf(position.rules).name
+    if game is not None:
+        stones = [("B" if c == 1 else "W", coords.to_gtp(p, n)) for c, p in game.setup]
+        moves = [["B" if c == 1 else "W", coords.to_gtp(p, n)] for c, p in game.moves]
+    else:
+        grid = position.board.grid
+        stones = [("B" if grid.flat[i] == 1 else "W", coords.index_to_gtp(i, n)) for i in np.flatnonzero(grid)]
+        moves = []
+    return {"id": name, "boardXSize": n, "boardYSize": n, "komi": position.komi, "maxVisits": visits,
             "rules": KATAGO_RULES.get(rules, rules), "includeOwnership": True,
-            "moves": [["B" if c == 1 else "W", coords.to_gtp(p, n)] for c, p in game.moves],
-            "initialStones": [["B" if c == 1 else "W", coords.to_gtp(p, n)] for c, p in game.setup]}
+            "moves": moves, "initialStones": [list(s) for s in stones], "initialPlayer": "B"}
 
 
 def main() -> int:
@@ -57,21 +65,22 @@ def main() -> int:
     model = default_model()
     folder = Path(args.folder)
     for name in args.names:
-        positions, skipped = devsets.read(folder / f"{name}.sgf")
+        files = [folder / f"{name}{suffix}" for suffix in (".sgf", ".game")]
+        positions, skipped = devsets.read(next((f for f in files if f.exists()), files[0]))
         if not positions:
             print(f"{name}: skipped ({skipped[0].reason if skipped else 'no such position'})")
             continue
         position = positions[0]
-        game, dead, n = position.game, position.dead, position.size
+        dead, n = position.dead, position.size
         start = time.perf_counter()
-        engine.stdin.write(json.dumps(query(name, game, args.visits)) + "\n")
+        engine.stdin.write(json.dumps(query(name, position, args.visits)) + "\n")
         engine.stdin.flush()
         answer = json.loads(engine.stdout.readline())
         if "ownership" not in answer:
             print(f"{name}: KataGo gave no ownership ({answer.get('error', answer)})")
             continue
         owner = np.array(answer["ownership"]).reshape(n, n)  # + = Black with reportAnalysisWinratesAs BLACK
-        topology = analyze(game.board.grid)
+        topology = analyze(position.board.grid)
         notes = []
         truth, _ = block_labels(topology, dead)
         for block, status in zip(topology.blocks, decide(topology, model)):
