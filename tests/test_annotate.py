@@ -589,3 +589,50 @@ def test_workers_leave_the_parents_sigterm_handler_behind():
     finally:
         for s, handler in before.items():
             signal.signal(s, handler)
+
+
+# ---- a cut tarball -------------------------------------------------------------------------------
+
+def varied_games(count):
+    """``count`` good records told apart by a name of hashed hex digits, so that a compressed
+    tarball of them has its members spread over its bytes (identical records compress to nothing)."""
+    return {f"g/game-{i:02}.sgf": record(TWO_WALLS).replace(
+        "(;GM[1]", f"(;GM[1]GN[{hashlib.sha256(str(i).encode()).hexdigest() * 4}]").encode()
+        for i in range(count)}
+
+
+def tarball(path, games, mode):
+    with tarfile.open(path, mode) as tar:
+        for name, data in games.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+@pytest.mark.parametrize("mode, workers", [("w:gz", 1), ("w:xz", 2)], ids=["tar.gz", "tar.xz-2-workers"])
+def test_a_cut_tarball_is_annotated_up_to_the_damage_then_named_with_exit_1(tmp_path, capsys, mode, workers):
+    games = varied_games(12)
+    suffix = mode.replace("w:", ".tar.")
+    whole = tarball(tmp_path / f"whole{suffix}", games, mode)
+    cut = tmp_path / f"cut{suffix}"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size * 6 // 10])  # as an interrupted download leaves it
+    out = tmp_path / "out"
+    argv = ["annotate", str(cut), "--out", str(out), "--quiet", "--workers", str(workers)]
+    assert cli_main(argv) == 1
+    printed, errors = capsys.readouterr()
+    message = f"seog annotate: error: {cut}: the archive is cut short after "
+    assert message in errors and "(damaged or truncated)" in errors and "Traceback" not in errors
+    read = int(errors.split(message)[1].split(" record(s)")[0])
+    assert 0 < read < 12
+    rows = report_rows(out / ann.REPORT_NAME)
+    assert sorted(rows) == sorted(games)[:read]  # every game before the damage, in stored order
+    annotated = {n for n, r in rows.items() if r["status"] == "annotated"}
+    assert len(annotated) >= read - 1 and f"processed {len(annotated)}," in printed
+    for name in set(rows) - annotated:  # the member the damage falls in
+        assert "the tarball is damaged or cut short inside it" in rows[name]["error"]
+    assert {p.relative_to(out).as_posix() for p in out.rglob("*.sgf")} == annotated
+    assert cli_main(argv) == 1 and message + f"{read} record(s)" in capsys.readouterr().err  # a rerun says so too
+    assert cli_main(["annotate", str(whole), "--out", str(out), "--quiet"]) == 0  # the whole archive: the rest
+    rows = report_rows(out / ann.REPORT_NAME)
+    assert sorted(rows) == sorted(games) and all(r["status"] in ("annotated", "skipped") for r in rows.values())

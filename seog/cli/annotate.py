@@ -13,7 +13,8 @@ def register(sub) -> None:
                                    "included as KGS does), the computed RE and a comment naming the "
                                    "uncertain blocks. The input is never modified; a rerun skips the "
                                    "games already written; a CSV report lists every game. Exit code 1 "
-                                   "when a game failed, 128+N when stopped by signal N.")
+                                   "when a game failed or a tarball is damaged (the games before the "
+                                   "damage are annotated), 128+N when stopped by signal N.")
     p.add_argument("input", help="a folder of .sgf files (searched recursively), an .sgf file, or a "
                                  "tarball (.tar, .tar.gz, .tgz, .tar.xz, .tar.bz2)")
     p.add_argument("--out", required=True, help="output folder (created; must not be inside the input)")
@@ -52,4 +53,7 @@ def run(args: argparse.Namespace) -> int:
         return 128 + stop.signum
     for line in summary.lines():
         print(line)
-    return 1 if summary.count(FAILED) else 0  # the summary says how many failed, the report why
+    if summary.cut:
+        print(f"seog annotate: error: {summary.cut}; no game after the damage was read: rerun on a whole copy "
+              "of the archive for them", file=sys.stderr)
+    return 1 if summary.count(FAILED) or summary.cut else 0  # the summary says how many failed, the report why

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     except FileNotFoundError:
         raise
     except archive.ERRORS:
-        total = None  # damaged: read what comes before the damage
+        total = None  # a folder that cannot be walked: read what can be (a damaged tarball lists up to the damage)
     if total == 0:
         raise ValueError(f"{args.archive}: no SGF files found")
     teachers = {}

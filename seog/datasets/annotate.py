@@ -9,6 +9,7 @@ and SGF bytes out), so the same function runs inline, in a process pool or on a 
 only the calling process writes files, each through a temporary file and ``os.replace``, so an
 interrupted run leaves whole files only and a rerun skips the games already written. The report
 gets each row as its game finishes, so a run killed outright still leaves a row for every copy.
+A damaged tarball is annotated up to the damage, and the summary says where it is cut.
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ class Summary:
     dask: str | None = None
     report: Path | None = None
     notes: list[str] = field(default_factory=list)
+    cut: str = ""  # a damaged tarball: where it is cut (the games after it were not read)
 
     @property
     def ran_on(self) -> str:
@@ -297,6 +299,7 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
     scheduler at ``dask``; ``limit`` takes the first N names only. Games whose copy exists are
     skipped. The CSV report (default ``out/annotate-report.csv``) keeps the earlier rows and gets
     each game's row as it finishes. Ctrl-C, SIGTERM and SIGHUP raise Interrupted with the summary.
+    A damaged tarball's games before the damage are annotated and ``Summary.cut`` says where it is cut.
     """
     source, out = Path(source), Path(out)
     check_paths(source, out)
@@ -307,6 +310,16 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
         archive.check_output_file("--report", report_path, [source])
     if report_path.is_dir():
         raise ValueError(f"--report {report_path} is a folder: name a .csv file")
+    found = _listing(source)
+    out.mkdir(parents=True, exist_ok=True)
+    if not os.access(out, os.W_OK):
+        raise ValueError(f"--out {out}: no permission to write there")
+    with folders.claimed(out, "annotate"):  # two runs into one folder would score every game twice
+        return _annotate(source, out, found, workers, options, dask, limit, report_path, progress)
+
+
+def _listing(source: Path) -> archive.Listing:
+    """The games of ``source``; an input without any, or a tarball unreadable from its start, is a ValueError."""
     try:
         found = archive.listing(source)
     except (FileNotFoundError, ValueError):
@@ -314,12 +327,8 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
     except archive.ERRORS as exc:
         raise ValueError(f"{source}: cannot list the archive (damaged or not a tarball?): {exc}") from None
     if not found.games:
-        raise ValueError(f"{source}: no SGF games found (.sgf files in a folder or a tarball)")
-    out.mkdir(parents=True, exist_ok=True)
-    if not os.access(out, os.W_OK):
-        raise ValueError(f"--out {out}: no permission to write there")
-    with folders.claimed(out, "annotate"):  # two runs into one folder would score every game twice
-        return _annotate(source, out, found, workers, options, dask, limit, report_path, progress)
+        raise ValueError(found.cut or f"{source}: no SGF games found (.sgf files in a folder or a tarball)")
+    return found
 
 
 def _annotate(source: Path, out: Path, found: archive.Listing, workers: int, options: Options, dask: str | None,
@@ -329,7 +338,7 @@ def _annotate(source: Path, out: Path, found: archive.Listing, workers: int, opt
     rows, todo = plan(found.games[:limit], out, earlier, found.skipped)
     workers = min(workers, max(1, len(todo)))
 
-    summary = Summary(workers=workers, dask=dask, report=report_path, notes=notes)
+    summary = Summary(workers=workers, dask=dask, report=report_path, notes=notes, cut=found.cut)
     write_report(report_rows(earlier, rows), report_path)
     start = time.perf_counter()
     bar = _progress(len(todo), sum(r.status == SKIPPED and not r.error for r in rows.values()), progress)
@@ -351,6 +360,8 @@ def _annotate(source: Path, out: Path, found: archive.Listing, workers: int, opt
                         bar.set_postfix(failed=sum(r.status == FAILED for r in rows.values()), refresh=False)
         except KeyboardInterrupt as exc:
             stopped = getattr(exc, "signum", signal.SIGINT)
+        except archive.ArchiveCut as exc:  # damage the listing did not meet: the games before it are done
+            summary.cut = str(exc)
         finally:
             results.close()
             bar.close()
@@ -392,22 +403,18 @@ def _progress(total: int, skipped: int, enabled: bool):
 
 
 def _entries(source: Path, todo: list[str]) -> Iterator[archive.Entry]:
-    """The archive entries named in ``todo``, stopping as soon as all have been read."""
+    """The archive entries named in ``todo``, stopping as soon as all have been read; a damaged
+    tarball raises ArchiveCut after the entries before the damage."""
     wanted = set(todo)
     if not wanted:
         return
     reader = archive.read(source, wanted)
     try:
-        while wanted:
-            try:
-                entry = next(reader, None)
-            except archive.ERRORS as exc:
-                raise ValueError(f"{source}: cannot read on after {len(todo) - len(wanted)} games "
-                                 f"(damaged archive?): {exc}") from None
-            if entry is None:
-                break
+        for entry in reader:
             yield entry
             wanted.discard(entry.name)
+            if not wanted:
+                break
     finally:
         reader.close()
 
@@ -492,10 +499,13 @@ def _pooled(submit: Callable, entries, options: Options, in_flight: int):
     """Keep at most ``in_flight`` games submitted; yield each result as it completes."""
     pending: dict[futures.Future, str] = {}
     entries = iter(entries)
-    exhausted = False
+    exhausted, cut = False, None
     while pending or not exhausted:
         while not exhausted and len(pending) < in_flight:
-            entry = next(entries, None)
+            try:
+                entry = next(entries, None)
+            except archive.ArchiveCut as exc:  # the games in flight, read before the damage, still finish
+                entry, cut = None, exc
             if entry is None:
                 exhausted = True
                 break
@@ -514,3 +524,5 @@ def _pooled(submit: Callable, entries, options: Options, in_flight: int):
                 yield Row(name, FAILED, error=WORKER_DIED), None
             except Exception as exc:  # noqa: BLE001 - a worker that failed otherwise: a rerun retries
                 yield Row(name, FAILED, error=f"worker failed: {type(exc).__name__}: {exc}"), None
+    if cut:
+        raise cut

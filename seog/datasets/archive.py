@@ -1,17 +1,33 @@
 """SGF archives: a folder (searched recursively), a single file, or a tarball (.tar, .tar.gz, .tgz,
-.tar.xz, .tar.bz2) of SGF files, read as (name, bytes) pairs without unpacking to disk."""
+.tar.xz, .tar.bz2) of SGF files, read as (name, bytes) pairs without unpacking to disk.
+
+A tarball that is damaged or cut short is read up to the damage: its listing holds the files
+before it, and reading yields them, then raises ``ArchiveCut``.
+"""
 
 from __future__ import annotations
 
 import lzma
 import tarfile
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2")
 ERRORS = (tarfile.TarError, EOFError, lzma.LZMAError, zlib.error, OSError)  # what a damaged tarball raises
+
+
+class ArchiveCut(ValueError):
+    """A tarball that could not be read to its end: ``read`` records came before the damage."""
+
+    def __init__(self, source, read: int, problem: Exception) -> None:
+        what = (f"the archive is cut short after {read} record(s) (damaged or truncated)" if read
+                else "cannot read the archive (damaged or not a tarball?)")
+        problem = " ".join(str(problem).split())  # tarfile lists each compression it tried on a line
+        super().__init__(f"{source}: {what}: {problem}")
+        self.read = read
 
 
 @dataclass(frozen=True)
@@ -54,10 +70,12 @@ def is_sgf_name(name: str) -> bool:
 class Listing:
     """What an archive holds: ``games``, the SGF names to read (sorted), and ``skipped``, the
     SGF names left out with the reason (a link not followed, a name stored twice), so that no
-    file of the input vanishes without a word."""
+    file of the input vanishes without a word; ``cut`` says why a damaged tarball was listed
+    only up to the damage ('' when it was read to its end)."""
 
     games: list[str]
     skipped: dict[str, str] = field(default_factory=dict)
+    cut: str = ""
 
 
 def refuse_zip(path: Path) -> None:
@@ -71,10 +89,10 @@ def listing(source: str | Path) -> Listing:
     path = Path(source)
     refuse_zip(path)
     if is_tarball(path):
-        with tarfile.open(path) as tar:
-            found = list(tar_members(tar.getmembers()))
+        with open_tar(path) as tar:
+            found, cut = tar_scan(path, tar)
         return Listing(sorted(key for key, _, reason in found if not reason),
-                       dict(sorted((key, reason) for key, _, reason in found if reason)))
+                       dict(sorted((key, reason) for key, _, reason in found if reason)), str(cut or ""))
     if path.is_dir():
         return folder_listing(path)
     if path.is_file():
@@ -94,7 +112,34 @@ def duplicate_name(name: str, nth: int) -> str:
     return f"{name} (member {nth} of that name)"
 
 
-def tar_members(members: Iterable[tarfile.TarInfo]) -> Iterator[tuple[str, tarfile.TarInfo, str]]:
+@contextmanager
+def open_tar(path: Path) -> Iterator[tarfile.TarFile]:
+    """The open tarball; one that cannot be opened at all raises ArchiveCut with nothing read."""
+    try:
+        tar = tarfile.open(path)
+    except ERRORS as exc:
+        raise ArchiveCut(path, 0, exc) from None
+    with tar:
+        yield tar
+
+
+def tar_scan(path: Path, tar: tarfile.TarFile) -> tuple[list[tuple[str, tarfile.TarInfo, str]],
+                                                      ArchiveCut | None]:
+    """``tar_members`` of every member stored before the end or the damage, and the ArchiveCut
+    to raise after them when there was damage; damage before any SGF member raises it at once."""
+    members = []
+    try:
+        for member in tar:
+            members.append(member)
+    except ERRORS as exc:
+        found = list(tar_members(members))
+        if not found:
+            raise ArchiveCut(path, 0, exc) from None
+        return found, ArchiveCut(path, len(found), exc)
+    return list(tar_members(members)), None
+
+
+def tar_members(members: list[tarfile.TarInfo]) -> Iterator[tuple[str, tarfile.TarInfo, str]]:
     """(name, member, why it is skipped or '') for each SGF-named member, in stored order. Files
     and hard links are read (``extractfile`` follows a hard link); a symbolic link, and a second
     member of a name already seen, are skipped: only the first member of a name is read."""
@@ -135,10 +180,13 @@ def read(source: str | Path, wanted: set[str] | None = None) -> Iterator[Entry]:
     path = Path(source)
     refuse_zip(path)
     if is_tarball(path):
-        with tarfile.open(path) as tar:
-            for name, member, reason in tar_members(tar):
+        with open_tar(path) as tar:
+            found, cut = tar_scan(path, tar)
+            for name, member, reason in found:
                 if wanted is None or name in wanted:
                     yield Entry(name, b"", reason) if reason else tar_entry(tar, name, member)
+        if cut:
+            raise cut
         return
     if path.is_dir():
         found = folder_listing(path)
@@ -159,8 +207,12 @@ def read(source: str | Path, wanted: set[str] | None = None) -> Iterator[Entry]:
 
 
 def tar_entry(tar: tarfile.TarFile, name: str, member: tarfile.TarInfo) -> Entry:
-    """The bytes of a file or hard link member; a hard link to a member the tarball lacks fails alone."""
+    """The bytes of a file or hard link member. A hard link to a member the tarball lacks, and a
+    file the damage of a tarball falls in (its bytes end early), fail alone."""
     try:
         return Entry(name, tar.extractfile(member).read())
     except KeyError:
         return Entry(name, b"", f"a hard link to {member.linkname}, which is not in the tarball")
+    except ERRORS as exc:
+        problem = " ".join(str(exc).split())
+        return Entry(name, b"", f"cannot read it: the tarball is damaged or cut short inside it ({problem})")

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from seog.datasets import archive
+from seog.datasets.archive import ArchiveCut  # noqa: F401 - raised by archive.read, caught by callers of select
 from seog.datasets.labels import sgf_points
 from seog.features import sgf
 from seog.scoring.result import parse_result
@@ -24,17 +24,6 @@ from seog.scoring.rules import check_suicides
 REASONS = ["unreadable", "illegal move", "wrong size", "no result", "resignation", "time loss", "forfeit",
            "result not a count", "variations"]
 RESULT_REASONS = {"resign": "resignation", "time": "time loss", "forfeit": "forfeit", "unknown": "result not a count"}
-
-
-class ArchiveCut(ValueError):
-    """A tarball that could not be read to its end: ``read`` records came before the damage."""
-
-    def __init__(self, source, read: int, problem: Exception) -> None:
-        what = (f"the archive is cut short after {read} record(s) (damaged or truncated)" if read
-                else "cannot read the archive (damaged or not a tarball?)")
-        problem = " ".join(str(problem).split())  # tarfile lists each compression it tried on a line
-        super().__init__(f"{source}: {what}: {problem}")
-        self.read = read
 
 
 @dataclass
@@ -92,18 +81,11 @@ def select(source, sizes: Iterable[int] = (9, 13, 19), progress: Callable | None
     """Judge every SGF record of a folder, file or tarball, in archive order; a damaged tarball
     raises ArchiveCut after the records read before the damage."""
     sizes = tuple(sizes)
-    read = 0
-    try:
-        for entry in archive.read(source):
-            rec = Record(entry.name, "unreadable", entry.error) if entry.error else judge(entry.name, entry.data, sizes)
-            if progress:
-                progress(rec)
-            read += 1
-            yield rec
-    except archive.ERRORS as exc:
-        if not archive.is_tarball(Path(source)):
-            raise
-        raise ArchiveCut(source, read, exc) from None
+    for entry in archive.read(source):
+        rec = Record(entry.name, "unreadable", entry.error) if entry.error else judge(entry.name, entry.data, sizes)
+        if progress:
+            progress(rec)
+        yield rec
 
 
 def tally(records: Iterable[Record]) -> tuple[int, Counter]:
