@@ -546,16 +546,16 @@ def test_tar_links_duplicates_and_clashing_names_are_reported_not_lost(tmp_path)
         add("g/a.sgf", text)
         add("g/hard.sgf", type=tarfile.LNKTYPE, linkname="g/a.sgf")
         add("g/link.sgf", type=tarfile.SYMTYPE, linkname="a.sgf")
+        add("g/dup.sgf", b"(;GM[1]SZ[9];B[dd];W[")  # replaced by the next member of its name
         add("g/dup.sgf", text)
-        add("g/dup.sgf", b"(;GM[1]SZ[9];B[dd];W[")
         add("g/./c//d.sgf", text)
         add("g/c/d.sgf", text)
     out = tmp_path / "out"
     summary = ann.annotate(path, out, workers=1, progress=False)
     status = {r.name: r.status for r in summary.rows}
-    second = f"{'g/dup.sgf'} (member 2 of that name)"
+    first = f"{'g/dup.sgf'} (member 1 of that name)"
     assert status == {"g/a.sgf": "annotated", "g/hard.sgf": "annotated", "g/dup.sgf": "annotated",
-                      "g/c/d.sgf": "annotated", "g/link.sgf": "skipped", second: "skipped",
+                      "g/c/d.sgf": "annotated", "g/link.sgf": "skipped", first: "skipped",
                       "g/./c//d.sgf": "skipped"}
     assert sgf.load(out / "g/hard.sgf").result == sgf.load(out / "g/dup.sgf").result == "W+13.5"
     lines = "\n".join(summary.lines())
@@ -591,7 +591,7 @@ def test_workers_leave_the_parents_sigterm_handler_behind():
             signal.signal(s, handler)
 
 
-# ---- a cut tarball -------------------------------------------------------------------------------
+# ---- a cut tarball, a name stored twice ----------------------------------------------------------
 
 def varied_games(count):
     """``count`` good records told apart by a name of hashed hex digits, so that a compressed
@@ -636,3 +636,23 @@ def test_a_cut_tarball_is_annotated_up_to_the_damage_then_named_with_exit_1(tmp_
     assert cli_main(["annotate", str(whole), "--out", str(out), "--quiet"]) == 0  # the whole archive: the rest
     rows = report_rows(out / ann.REPORT_NAME)
     assert sorted(rows) == sorted(games) and all(r["status"] in ("annotated", "skipped") for r in rows.values())
+
+
+def test_a_name_stored_again_by_tar_append_is_read_from_its_last_member_by_annotate_and_select(tmp_path):
+    path = tmp_path / "games.tar"
+    older, newer = record(TWO_WALLS, result="B+R"), record(TWO_WALLS, result="W+13.5")
+    tarball(path, {"g/game.sgf": older.encode(), "g/other.sgf": older.encode()}, "w")
+    tarball(path, {"g/game.sgf": newer.encode()}, "a")  # as tar --append adds a newer version
+    out = tmp_path / "out"
+    summary = ann.annotate(path, out, progress=False)
+    first = "g/game.sgf (member 1 of that name)"
+    rows = {r.name: r for r in summary.rows}
+    assert rows["g/game.sgf"].recorded == "W+13.5" and rows["g/game.sgf"].agree  # the newer version
+    assert rows[first].status == ann.SKIPPED and "replaced by a later one" in rows[first].error
+    assert "only the last is read" in "\n".join(summary.lines())
+    assert sgf.load(out / "g/game.sgf").recorded == "W+13.5"
+    from seog.datasets.select import select
+
+    records = {r.name: r for r in select(path)}  # select reads the same member and names the other
+    assert records["g/game.sgf"].kept and records["g/game.sgf"].data == newer.encode()
+    assert records[first].reason == "unreadable" and records[first].detail == rows[first].error

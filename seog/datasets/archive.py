@@ -2,7 +2,9 @@
 .tar.xz, .tar.bz2) of SGF files, read as (name, bytes) pairs without unpacking to disk.
 
 A tarball that is damaged or cut short is read up to the damage: its listing holds the files
-before it, and reading yields them, then raises ``ArchiveCut``.
+before it, and reading yields them, then raises ``ArchiveCut``. A name stored twice (``tar
+--append``) is read from its last member, as ``tar`` extracts it; the earlier ones are named
+with the reason.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import lzma
 import tarfile
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -107,8 +110,11 @@ def names(source: str | Path) -> list[str]:
     return sorted([*found.games, *found.skipped])
 
 
+REPLACED = "an earlier member of this name in the tarball, replaced by a later one: only the last is read"
+
+
 def duplicate_name(name: str, nth: int) -> str:
-    """The report name of the ``nth`` member stored under ``name`` (2, 3, ...)."""
+    """The report name of the ``nth`` member stored under ``name`` (1, 2, ...), which a later one replaces."""
     return f"{name} (member {nth} of that name)"
 
 
@@ -141,16 +147,15 @@ def tar_scan(path: Path, tar: tarfile.TarFile) -> tuple[list[tuple[str, tarfile.
 
 def tar_members(members: list[tarfile.TarInfo]) -> Iterator[tuple[str, tarfile.TarInfo, str]]:
     """(name, member, why it is skipped or '') for each SGF-named member, in stored order. Files
-    and hard links are read (``extractfile`` follows a hard link); a symbolic link, and a second
-    member of a name already seen, are skipped: only the first member of a name is read."""
-    seen: dict[str, int] = {}
-    for member in members:
-        if not is_sgf_name(member.name) or not (member.isfile() or member.islnk() or member.issym()):
-            continue
-        seen[member.name] = nth = seen.get(member.name, 0) + 1
-        if nth > 1:
-            yield (duplicate_name(member.name, nth), member,
-                   "a second member of this name in the tarball: only the first is read")
+    and hard links are read (``extractfile`` follows a hard link); a symbolic link, and a member
+    whose name comes again later, are skipped: the last member of a name is the file, as
+    ``tar --append`` means it and ``tar -x`` extracts it."""
+    sgf = [m for m in members if is_sgf_name(m.name) and (m.isfile() or m.islnk() or m.issym())]
+    stored, seen = Counter(m.name for m in sgf), Counter()
+    for member in sgf:
+        seen[member.name] += 1
+        if (nth := seen[member.name]) < stored[member.name]:
+            yield duplicate_name(member.name, nth), member, REPLACED
         elif member.issym():
             yield member.name, member, f"a symbolic link in the tarball (to {member.linkname}), not followed"
         else:
