@@ -591,7 +591,7 @@ def test_workers_leave_the_parents_sigterm_handler_behind():
             signal.signal(s, handler)
 
 
-# ---- a cut tarball, a name stored twice ----------------------------------------------------------
+# ---- a cut tarball, a name stored twice, a signal before the games start -------------------------
 
 def varied_games(count):
     """``count`` good records told apart by a name of hashed hex digits, so that a compressed
@@ -656,3 +656,74 @@ def test_a_name_stored_again_by_tar_append_is_read_from_its_last_member_by_annot
     records = {r.name: r for r in select(path)}  # select reads the same member and names the other
     assert records["g/game.sgf"].kept and records["g/game.sgf"].data == newer.encode()
     assert records[first].reason == "unreadable" and records[first].detail == rows[first].error
+
+
+def interrupt_once(monkeypatch, module, name, when=lambda *args: True):
+    """Make ``module.name`` raise KeyboardInterrupt (Ctrl-C) at its first call for which ``when`` holds."""
+    real, done = getattr(module, name), []
+
+    def interrupted(*args, **kwargs):
+        if not done and when(*args):
+            done.append(args)
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, interrupted)
+    return done
+
+
+@pytest.mark.parametrize("where", ["listing", "first report"])
+def test_ctrl_c_while_listing_or_writing_the_first_report_stops_as_later(games, tmp_path, monkeypatch, capsys, where):
+    out = tmp_path / "out"
+    ann.annotate(games, out, limit=1, progress=False)  # a report from an earlier run
+    before = (out / ann.REPORT_NAME).read_bytes()
+    if where == "listing":
+        done = interrupt_once(monkeypatch, ann.archive, "listing")
+    else:
+        done = interrupt_once(monkeypatch, ann.os, "replace", lambda src, dst: Path(dst).name == ann.REPORT_NAME)
+    assert cli_main(["annotate", str(games), "--out", str(out), "--quiet", "--workers", "1"]) == 130
+    assert done
+    errors = capsys.readouterr().err
+    assert "interrupted (SIGINT): the copies written and the report are kept; rerun to continue" in errors
+    assert not list(out.rglob(".*.part")) and not (out / ".seog-annotate.lock").exists()
+    assert (out / ann.REPORT_NAME).read_bytes() == before  # whole, with the earlier run's row
+
+
+SIGTERM_AT = """
+import os, signal, sys
+from pathlib import Path
+
+from seog.cli import main
+from seog.datasets import archive
+
+where, real = sys.argv[1], {"listing": archive.listing, "replace": os.replace}
+
+
+def listing(source):
+    os.kill(os.getpid(), signal.SIGTERM)
+    return real["listing"](source)
+
+
+def replace(src, dst):  # the report's temporary file is written: SIGTERM before its rename
+    if Path(dst).name == "annotate-report.csv" and "sent" not in real:
+        real["sent"] = True
+        os.kill(os.getpid(), signal.SIGTERM)
+    return real["replace"](src, dst)
+
+
+archive.listing, os.replace = (listing, real["replace"]) if where == "listing" else (real["listing"], replace)
+sys.exit(main(["annotate", *sys.argv[2:], "--quiet", "--workers", "1"]))
+"""
+
+
+@pytest.mark.parametrize("where", ["listing", "first report"])
+def test_sigterm_while_listing_or_writing_the_first_report_stops_as_later(games, tmp_path, where):
+    """A real SIGTERM to a real process: before the run's handlers were set, it died on the spot,
+    silent, and left the report's temporary file behind."""
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-c", SIGTERM_AT, where, str(games), "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 128 + signal.SIGTERM, proc.stderr
+    assert "interrupted (SIGTERM): the copies written and the report are kept; rerun to continue" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not out.exists() if where == "listing" else not list(out.rglob(".*.part"))

@@ -298,8 +298,9 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
     ``workers`` processes (1: in this process; never more than the games to do), or the Dask
     scheduler at ``dask``; ``limit`` takes the first N names only. Games whose copy exists are
     skipped. The CSV report (default ``out/annotate-report.csv``) keeps the earlier rows and gets
-    each game's row as it finishes. Ctrl-C, SIGTERM and SIGHUP raise Interrupted with the summary.
-    A damaged tarball's games before the damage are annotated and ``Summary.cut`` says where it is cut.
+    each game's row as it finishes. Ctrl-C, SIGTERM and SIGHUP, from the listing on, raise
+    Interrupted with the summary. A damaged tarball's games before the damage are annotated and
+    ``Summary.cut`` says where it is cut.
     """
     source, out = Path(source), Path(out)
     check_paths(source, out)
@@ -310,12 +311,18 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
         archive.check_output_file("--report", report_path, [source])
     if report_path.is_dir():
         raise ValueError(f"--report {report_path} is a folder: name a .csv file")
-    found = _listing(source)
-    out.mkdir(parents=True, exist_ok=True)
-    if not os.access(out, os.W_OK):
-        raise ValueError(f"--out {out}: no permission to write there")
-    with folders.claimed(out, "annotate"):  # two runs into one folder would score every game twice
-        return _annotate(source, out, found, workers, options, dask, limit, report_path, progress)
+    with _stop_on_signals():  # listing a large tarball takes a while: a signal then stops the run as later
+        try:
+            found = _listing(source)
+            out.mkdir(parents=True, exist_ok=True)
+            if not os.access(out, os.W_OK):
+                raise ValueError(f"--out {out}: no permission to write there")
+            with folders.claimed(out, "annotate"):  # two runs into one folder would score every game twice
+                return _annotate(source, out, found, workers, options, dask, limit, report_path, progress)
+        except Interrupted:
+            raise
+        except KeyboardInterrupt:  # Ctrl-C before the games started
+            raise Interrupted(signal.SIGINT) from None
 
 
 def _listing(source: Path) -> archive.Listing:
@@ -333,41 +340,40 @@ def _listing(source: Path) -> archive.Listing:
 
 def _annotate(source: Path, out: Path, found: archive.Listing, workers: int, options: Options, dask: str | None,
               limit: int | None, report_path: Path, progress: bool) -> Summary:
-    """The run itself, under the lock on ``out``."""
+    """The run itself, under the lock on ``out`` and with the stop signals handled."""
     earlier, notes = earlier_rows(report_path)
     rows, todo = plan(found.games[:limit], out, earlier, found.skipped)
     workers = min(workers, max(1, len(todo)))
 
     summary = Summary(workers=workers, dask=dask, report=report_path, notes=notes, cut=found.cut)
-    write_report(report_rows(earlier, rows), report_path)
     start = time.perf_counter()
     bar = _progress(len(todo), sum(r.status == SKIPPED and not r.error for r in rows.values()), progress)
     stopped = None
-    with _stop_on_signals():
-        results = _run(source, todo, options, workers, dask)
-        try:
-            with appending(report_path) as append:
-                for row, data in results:
-                    if data is not None:
-                        try:
-                            write_atomic(output_path(out, row.name), data)
-                        except OSError as exc:
-                            row = dataclasses.replace(row, status=FAILED, error=f"cannot write: {exc}")
-                    rows[row.name] = row
-                    append(row)
-                    bar.update(1)
-                    if row.status == FAILED:
-                        bar.set_postfix(failed=sum(r.status == FAILED for r in rows.values()), refresh=False)
-        except KeyboardInterrupt as exc:
-            stopped = getattr(exc, "signum", signal.SIGINT)
-        except archive.ArchiveCut as exc:  # damage the listing did not meet: the games before it are done
-            summary.cut = str(exc)
-        finally:
-            results.close()
-            bar.close()
-            summary.seconds = time.perf_counter() - start
-            summary.rows = [r for r in rows.values() if r.status != PENDING]
-            write_report(report_rows(earlier, rows), report_path)
+    results = _run(source, todo, options, workers, dask)
+    try:
+        write_report(report_rows(earlier, rows), report_path)
+        with appending(report_path) as append:
+            for row, data in results:
+                if data is not None:
+                    try:
+                        write_atomic(output_path(out, row.name), data)
+                    except OSError as exc:
+                        row = dataclasses.replace(row, status=FAILED, error=f"cannot write: {exc}")
+                rows[row.name] = row
+                append(row)
+                bar.update(1)
+                if row.status == FAILED:
+                    bar.set_postfix(failed=sum(r.status == FAILED for r in rows.values()), refresh=False)
+    except KeyboardInterrupt as exc:
+        stopped = getattr(exc, "signum", signal.SIGINT)
+    except archive.ArchiveCut as exc:  # damage the listing did not meet: the games before it are done
+        summary.cut = str(exc)
+    finally:
+        results.close()
+        bar.close()
+        summary.seconds = time.perf_counter() - start
+        summary.rows = [r for r in rows.values() if r.status != PENDING]
+        write_report(report_rows(earlier, rows), report_path)
     if stopped is not None:
         raise Interrupted(stopped, summary)
     return summary
