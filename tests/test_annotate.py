@@ -2,6 +2,7 @@
 
 import csv
 import dataclasses
+import errno
 import hashlib
 import io
 import multiprocessing
@@ -591,7 +592,7 @@ def test_workers_leave_the_parents_sigterm_handler_behind():
             signal.signal(s, handler)
 
 
-# ---- a cut tarball, a name stored twice, a signal before the games start -------------------------
+# ---- a cut tarball, a name stored twice, a signal before the games start, a full disk ------------
 
 def varied_games(count):
     """``count`` good records told apart by a name of hashed hex digits, so that a compressed
@@ -727,3 +728,61 @@ def test_sigterm_while_listing_or_writing_the_first_report_stops_as_later(games,
     assert "interrupted (SIGTERM): the copies written and the report are kept; rerun to continue" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert not out.exists() if where == "listing" else not list(out.rglob(".*.part"))
+
+
+class FillingDisk:
+    """``open`` for the annotate module on a disk that fills up at its ``room``-th write: that
+    write puts down half its bytes, then it and every later write raise ENOSPC."""
+
+    def __init__(self, room):
+        self.room, self.writes = room, 0
+
+    def __call__(self, path, mode="r", *args, **kwargs):
+        return Filling(self, open(path, mode, *args, **kwargs))
+
+
+class Filling:
+    def __init__(self, disk, fh):
+        self.disk, self.fh = disk, fh
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.fh.close()
+
+    def __getattr__(self, name):
+        return getattr(self.fh, name)
+
+    def write(self, data):
+        self.disk.writes += 1
+        if self.disk.writes < self.disk.room:
+            return self.fh.write(data)
+        if self.disk.writes == self.disk.room:
+            self.fh.write(data[: len(data) // 2])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+@pytest.mark.parametrize("room, full", [(4, "b.sgf"), (5, ann.REPORT_NAME)], ids=["copy", "report"])
+def test_a_full_disk_stops_the_run_at_once_leaving_whole_files_and_one_message(tmp_path, monkeypatch, capsys,
+                                                                               room, full):
+    """Writes: the report, then each game's copy and row. The 4th is b.sgf's copy, the 5th its row."""
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    for name in "abcd":
+        (src / f"{name}.sgf").write_text(record(TWO_WALLS))
+    scored = []
+    monkeypatch.setattr(ann, "annotate_bytes", lambda name, *a: scored.append(name) or REAL_ANNOTATE_BYTES(name, *a))
+    monkeypatch.setattr(ann, "open", FillingDisk(room), raising=False)
+    assert cli_main(["annotate", str(src), "--out", str(out), "--quiet", "--workers", "1"]) == 1
+    printed, errors = capsys.readouterr()
+    assert errors == f"seog annotate: error: disk full writing {out / full}: 1 game written, rerun to continue\n"
+    assert "processed 1, skipped 0 (written before), failed 0" in printed
+    assert scored == ["a.sgf", "b.sgf"]  # the run stopped at the first full write, not game after game
+    assert sorted(p.name for p in out.iterdir()) == ["a.sgf", ann.REPORT_NAME]  # no half copy, no .part
+    report = (out / ann.REPORT_NAME).read_bytes()
+    assert report.endswith(b"\n") and set(report_rows(out / ann.REPORT_NAME)) == {"a.sgf"}  # no torn row
+    monkeypatch.setattr(ann, "open", open, raising=False)  # room again
+    assert cli_main(["annotate", str(src), "--out", str(out), "--quiet", "--workers", "1"]) == 0
+    assert {n: r["status"] for n, r in report_rows(out / ann.REPORT_NAME).items()} == {
+        "a.sgf": "skipped", "b.sgf": "annotated", "c.sgf": "annotated", "d.sgf": "annotated"}

@@ -13,8 +13,8 @@ def register(sub) -> None:
                                    "included as KGS does), the computed RE and a comment naming the "
                                    "uncertain blocks. The input is never modified; a rerun skips the "
                                    "games already written; a CSV report lists every game. Exit code 1 "
-                                   "when a game failed or a tarball is damaged (the games before the "
-                                   "damage are annotated), 128+N when stopped by signal N.")
+                                   "when a game failed, the disk filled up or a tarball is damaged (the "
+                                   "games before the damage are annotated), 128+N when stopped by signal N.")
     p.add_argument("input", help="a folder of .sgf files (searched recursively), an .sgf file, or a "
                                  "tarball (.tar, .tar.gz, .tgz, .tar.xz, .tar.bz2)")
     p.add_argument("--out", required=True, help="output folder (created; must not be inside the input)")
@@ -33,7 +33,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from seog.datasets.annotate import FAILED, Interrupted, Options, annotate
+    from seog.datasets.annotate import FAILED, DiskFull, Interrupted, Options, annotate
     from seog.scoring.rules import get_rules
 
     if args.rules:
@@ -51,6 +51,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"interrupted ({stop}): the copies written and the report are kept; rerun to continue",
               file=sys.stderr)
         return 128 + stop.signum
+    except DiskFull as full:
+        for line in full.summary.lines() if full.summary else []:
+            print(line)
+        print(f"seog annotate: error: {full}", file=sys.stderr)
+        return 1
     for line in summary.lines():
         print(line)
     if summary.cut:

@@ -9,13 +9,15 @@ and SGF bytes out), so the same function runs inline, in a process pool or on a 
 only the calling process writes files, each through a temporary file and ``os.replace``, so an
 interrupted run leaves whole files only and a rerun skips the games already written. The report
 gets each row as its game finishes, so a run killed outright still leaves a row for every copy.
-A damaged tarball is annotated up to the damage, and the summary says where it is cut.
+A full disk stops the run at once (``DiskFull``): every later game would fail the same way. A
+damaged tarball is annotated up to the damage, and the summary says where it is cut.
 """
 
 from __future__ import annotations
 
 import csv
 import dataclasses
+import errno
 import io
 import os
 import signal
@@ -41,6 +43,7 @@ ANNOTATED, SKIPPED, FAILED = "annotated", "skipped", "failed"
 PENDING = "pending"  # not settled yet: never written to the report
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)  # handled like Ctrl-C: the run stops, the report stays
 WORKER_DIED = "a worker process died (out of memory, or killed?); a rerun retries this game"
+DISK_FULL = {errno.ENOSPC: "disk full", errno.EDQUOT: "disk quota exceeded", errno.EROFS: "read-only file system"}
 
 
 class Interrupted(KeyboardInterrupt):
@@ -50,6 +53,23 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, signum: int, summary: Summary | None = None):
         super().__init__(signal.Signals(signum).name)
         self.signum, self.summary = signum, summary
+
+
+class DiskFull(OSError):
+    """Writing ``path`` failed for want of space (or quota, or on a read-only disk): the run stops,
+    since every later game would fail the same way. What is on disk is whole; ``summary`` covers
+    the games settled before."""
+
+    def __init__(self, path: Path, errnum: int, summary: Summary | None = None):
+        written = summary.count(ANNOTATED) if summary else 0
+        super().__init__(f"{DISK_FULL.get(errnum, os.strerror(errnum))} writing {path}: {written} "
+                         f"game{'s' if written != 1 else ''} written, rerun to continue")
+        self.errno, self.path, self.summary = errnum, path, summary
+
+
+def disk_full(exc: BaseException, path: Path) -> DiskFull | None:
+    """``exc`` as DiskFull naming ``path`` when it says the disk is full, else None."""
+    return DiskFull(path, exc.errno) if isinstance(exc, OSError) and exc.errno in DISK_FULL else None
 
 
 class DamagedReport(ValueError):
@@ -193,15 +213,18 @@ def output_path(out: Path, name: str) -> Path:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to a hidden temporary file beside ``path``, then rename it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``data`` to a hidden temporary file beside ``path``, then rename it into place; a
+    full disk raises DiskFull naming ``path``, and nothing is left of the temporary file."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as fh:
             fh.write(data)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         tmp.unlink(missing_ok=True)
+        if full := disk_full(exc, path):
+            raise full from exc
         raise
 
 
@@ -240,24 +263,37 @@ def report_rows(earlier: dict[str, Row], rows: dict[str, Row]) -> list[Row]:
     return [merged[name] for name in sorted(merged)]
 
 
-def write_report(rows: Iterable[Row], path: Path) -> None:
+def csv_lines(rows: Iterable[Row], header: bool = False) -> bytes:
+    """Report lines for ``rows`` (UTF-8), after the header if asked."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow(row.as_csv())
-    write_atomic(path, buffer.getvalue().encode("utf-8"))
+    if header:
+        writer.writeheader()
+    writer.writerows(row.as_csv() for row in rows)
+    return buffer.getvalue().encode("utf-8")
+
+
+def write_report(rows: Iterable[Row], path: Path) -> None:
+    write_atomic(path, csv_lines(rows, header=True))
 
 
 @contextmanager
 def appending(path: Path) -> Iterator[Callable[[Row], None]]:
-    """A function that adds one row to the end of the report and flushes it to the file."""
-    with open(path, "a", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n")
+    """A function that adds one row to the end of the report, whole or not at all: a write that
+    fails (a full disk raises DiskFull) or is interrupted is cut off again, so no torn line is left."""
+    with open(path, "ab", buffering=0) as fh:
 
         def append(row: Row) -> None:
-            writer.writerow(row.as_csv())
-            fh.flush()
+            end = fh.seek(0, os.SEEK_END)
+            try:
+                line = memoryview(csv_lines([row]))
+                while line:
+                    line = line[fh.write(line):]
+            except BaseException as exc:
+                fh.truncate(end)
+                if full := disk_full(exc, path):
+                    raise full from exc
+                raise
 
         yield append
 
@@ -299,8 +335,8 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
     scheduler at ``dask``; ``limit`` takes the first N names only. Games whose copy exists are
     skipped. The CSV report (default ``out/annotate-report.csv``) keeps the earlier rows and gets
     each game's row as it finishes. Ctrl-C, SIGTERM and SIGHUP, from the listing on, raise
-    Interrupted with the summary. A damaged tarball's games before the damage are annotated and
-    ``Summary.cut`` says where it is cut.
+    Interrupted; a full disk raises DiskFull; both carry the summary. A damaged tarball's games
+    before the damage are annotated and ``Summary.cut`` says where it is cut.
     """
     source, out = Path(source), Path(out)
     check_paths(source, out)
@@ -348,24 +384,21 @@ def _annotate(source: Path, out: Path, found: archive.Listing, workers: int, opt
     summary = Summary(workers=workers, dask=dask, report=report_path, notes=notes, cut=found.cut)
     start = time.perf_counter()
     bar = _progress(len(todo), sum(r.status == SKIPPED and not r.error for r in rows.values()), progress)
-    stopped = None
+    stopped = full = None
     results = _run(source, todo, options, workers, dask)
     try:
         write_report(report_rows(earlier, rows), report_path)
         with appending(report_path) as append:
             for row, data in results:
-                if data is not None:
-                    try:
-                        write_atomic(output_path(out, row.name), data)
-                    except OSError as exc:
-                        row = dataclasses.replace(row, status=FAILED, error=f"cannot write: {exc}")
+                row = _keep(out, row, data, append)
                 rows[row.name] = row
-                append(row)
                 bar.update(1)
                 if row.status == FAILED:
                     bar.set_postfix(failed=sum(r.status == FAILED for r in rows.values()), refresh=False)
     except KeyboardInterrupt as exc:
         stopped = getattr(exc, "signum", signal.SIGINT)
+    except DiskFull as exc:
+        full = exc
     except archive.ArchiveCut as exc:  # damage the listing did not meet: the games before it are done
         summary.cut = str(exc)
     finally:
@@ -373,10 +406,36 @@ def _annotate(source: Path, out: Path, found: archive.Listing, workers: int, opt
         bar.close()
         summary.seconds = time.perf_counter() - start
         summary.rows = [r for r in rows.values() if r.status != PENDING]
-        write_report(report_rows(earlier, rows), report_path)
+        try:
+            write_report(report_rows(earlier, rows), report_path)
+        except DiskFull as exc:  # the report as appended holds every row: it stays
+            full = full or exc
     if stopped is not None:
         raise Interrupted(stopped, summary)
+    if full is not None:
+        raise DiskFull(full.path, full.errno, summary) from full.__cause__
     return summary
+
+
+def _keep(out: Path, row: Row, data: bytes | None, append: Callable[[Row], None]) -> Row:
+    """Write a game's copy and add its row to the report; return the row. A copy that cannot be
+    written fails its game, but a full disk stops the run (DiskFull); a copy whose row cannot be
+    added is removed again, so that every copy has its row and a rerun redoes the game."""
+    path = None if data is None else output_path(out, row.name)
+    if path is not None:
+        try:
+            write_atomic(path, data)
+        except DiskFull:
+            raise
+        except OSError as exc:
+            row, path = dataclasses.replace(row, status=FAILED, error=f"cannot write: {exc}"), None
+    try:
+        append(row)
+    except BaseException:
+        if path is not None:
+            path.unlink(missing_ok=True)
+        raise
+    return row
 
 
 @contextmanager
