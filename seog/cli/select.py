@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         sgf_points,
         teacher_check,
     )
-    from seog.datasets.select import CSV_FIELDS, REASONS, ArchiveCut, csv_row, select
+    from seog.datasets.select import CSV_FIELDS, REASONS, csv_row, select
 
     try:
         sizes = tuple(int(s) for s in args.sizes.split(","))
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 dropped[rec.reason] = dropped.get(rec.reason, 0) + 1
                 examples.setdefault(rec.reason, f"{rec.name}{': ' + rec.detail if rec.detail else ''}")
-    except ArchiveCut as exc:
+    except archive.ArchiveCut as exc:
         if not exc.read:
             raise
         cut = exc  # the records before the damage are reported, then the error

@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from seog.datasets import archive
-from seog.datasets.archive import ArchiveCut  # noqa: F401 - raised by archive.read, caught by callers of select
 from seog.datasets.labels import sgf_points
 from seog.features import sgf
 from seog.scoring.result import parse_result
