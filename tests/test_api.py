@@ -356,3 +356,20 @@ def test_serving_imports_neither_datasets_nor_torch_nor_sklearn():
             "print(bad); sys.exit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# ---- limits and deployment (the s14 review), on real requests through TestClient ----------------
+
+@pytest.fixture(scope="module")
+def client():
+    from fastapi.testclient import TestClient
+    with TestClient(create_app(static_dir=None)) as c:
+        yield c
+
+
+def test_an_sgf_of_more_nodes_than_any_game_is_a_400_naming_count_and_limit(client):
+    variations = "(;SZ[19]" + "(;)" * 20_000 + ")"
+    r = client.post("/v1/score", json={"sgf": variations})
+    assert r.status_code == 400 and "has 20001 nodes; at most 10000" in r.json()["detail"]
+    r = client.post("/v1/score/sgf", files={"file": ("v.sgf", variations.encode())})
+    assert r.status_code == 400 and "at most 10000" in r.json()["detail"]

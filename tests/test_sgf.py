@@ -207,3 +207,11 @@ def test_marks_left_before_a_stone_was_played_are_not_the_final_marks():
 def test_a_node_with_two_moves_is_refused():
     with pytest.raises(SgfError, match="node 1 holds both a B and a W move"):
         sgf.loads(b"(;GM[1]SZ[9];B[aa]W[bb])")
+
+
+def test_a_record_of_more_nodes_than_any_game_is_refused_before_it_is_built():
+    variations = b"(;SZ[19]" + b"(;)" * sgf.MAX_NODES + b")"  # 10,001 nodes with the root
+    with pytest.raises(SgfError, match=f"has {sgf.MAX_NODES + 1} nodes; at most {sgf.MAX_NODES}"):
+        sgf.loads(variations)
+    main_line = b"(;SZ[19]" + b";" * (sgf.MAX_NODES - 1) + b")"  # exactly the limit: read
+    assert sgf.loads(main_line).size == 19

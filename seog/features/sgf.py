@@ -27,6 +27,7 @@ from seog.features import coords
 from seog.features.board import Board, IllegalMove
 from seog.features.coords import BLACK, WHITE
 
+MAX_NODES = 10_000  # real games have at most ~420 nodes; each costs sgfmill a node object
 COLOR_OF = {"b": BLACK, "w": WHITE}
 LETTER_OF = {BLACK: "b", WHITE: "w"}
 
@@ -214,7 +215,21 @@ def _parse(data: bytes | str):
     if len(games) > 1:
         raise SgfError(f"the file holds {len(games)} games; seog scores one game per file "
                        "(split the collection first)")
+    _check_node_count(games[0])
     return games[0], _encoding(games[0], data, from_text)
+
+
+def _check_node_count(coarse) -> None:
+    """Refuse a tree of more than MAX_NODES nodes (variations included) before sgfmill builds
+    an object for each: a 1 MiB file of empty nodes would cost seconds and hundreds of MB."""
+    count, stack = 0, [coarse]
+    while stack:
+        tree = stack.pop()
+        count += len(tree.sequence)
+        stack.extend(tree.children)
+    if count > MAX_NODES:
+        raise SgfError(f"the record has {count} nodes; at most {MAX_NODES} are read "
+                       "(a real game has a few hundred)")
 
 
 def _parse_message(exc: ValueError) -> str:
