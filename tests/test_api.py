@@ -373,3 +373,45 @@ def test_an_sgf_of_more_nodes_than_any_game_is_a_400_naming_count_and_limit(clie
     assert r.status_code == 400 and "has 20001 nodes; at most 10000" in r.json()["detail"]
     r = client.post("/v1/score/sgf", files={"file": ("v.sgf", variations.encode())})
     assert r.status_code == 400 and "at most 10000" in r.json()["detail"]
+
+
+def test_health_answers_at_once_while_more_counts_than_threads_are_queued(monkeypatch):
+    """45 counts that never end (more than the default 40-thread pool): only the limiter's
+    threads run them, and /v1/health (GET and HEAD) still answers from the event loop."""
+    from fastapi.testclient import TestClient
+
+    from seog.api import http
+    release, lock, running = threading.Event(), threading.Lock(), [0, 0]
+
+    def stuck(position, *args):
+        with lock:
+            running[0] += 1
+            running[1] = max(running[1], running[0])
+        release.wait(30)
+        with lock:
+            running[0] -= 1
+        return real(position, *args)
+
+    real = http.score_answer
+    monkeypatch.setattr(http, "score_answer", stuck)
+    app = create_app(static_dir=None, score_threads=2)
+    with TestClient(app) as c:
+        body = {"board": TWO_WALLS, "rules": "japanese"}
+        counts = [threading.Thread(target=c.post, args=("/v1/score",), kwargs={"json": body}) for _ in range(45)]
+        for t in counts:
+            t.start()
+        deadline = time.monotonic() + 20
+        while running[0] < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.3)
+        answers = []
+        probe = threading.Thread(target=lambda: answers.extend([c.get("/v1/health"), c.head("/v1/health")]))
+        probe.start()
+        probe.join(5)
+        answered = not probe.is_alive()
+        release.set()
+        for t in counts + [probe]:
+            t.join(30)
+    assert answered, "/v1/health waited behind the counts"
+    assert [r.status_code for r in answers] == [200, 200] and answers[0].json()["status"] == "ok"
+    assert running[1] == 2  # never more counts at once than the limiter's threads

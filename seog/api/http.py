@@ -2,16 +2,21 @@
 
 ``create_app()`` builds the FastAPI application; ``app`` is the one ``seog serve`` runs. Bad input
 is answered 4xx with ``{"detail": "<what is wrong>"}``; an unexpected failure is a 500 with the same
-shape, never a bare traceback. The scoring handlers are plain functions, so FastAPI runs them in its
-thread pool and a long count never blocks the event loop.
+shape, never a bare traceback. Scoring runs in worker threads through one limiter of as many
+threads as there are cores (more would only share the GIL and finish every request late), so a
+count never blocks the event loop, and ``/v1/health`` and ``/v1/model`` answer on the loop at once
+however many counts are queued.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 from pathlib import Path
 from typing import Annotated
 
+import anyio
 from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -26,44 +31,52 @@ _ERRORS = {400: {"model": schemas.Error, "description": "the input names no posi
            422: {"model": schemas.Error, "description": "the body does not match the schema"}}
 
 
-def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR) -> FastAPI:
+def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR,
+               score_threads: int | None = None) -> FastAPI:
     """The application: the ``/v1`` API, its docs at ``/docs``, and the web page at ``/`` when
-    ``static_dir/index.html`` exists."""
+    ``static_dir/index.html`` exists. At most ``score_threads`` counts run at once (default: the
+    cores this process may use); the others wait their turn."""
     app = FastAPI(title="seog", version=_version(),
                   description="Score End Of Game: decide the dead stones of a finished game of Go and count it.")
     app.add_middleware(BodyLimit, limit=max_body)
     _add_error_handlers(app, max_body)
+    app.state.score_limiter = limiter = anyio.CapacityLimiter(score_threads or _cores())
 
-    @app.get("/v1/health", response_model=schemas.Health)
-    def health() -> dict:
+    async def in_worker(work, *args):
+        """Run ``work(*args)`` in a worker thread, waiting for one of the limiter's slots."""
+        return await anyio.to_thread.run_sync(work, *args, limiter=limiter)
+
+    @app.api_route("/v1/health", methods=["GET", "HEAD"], response_model=schemas.Health)
+    async def health() -> dict:
+        """Liveness, answered on the event loop: never queued behind the counts."""
         return {"status": "ok", "version": _version()}
 
     @app.get("/v1/model", response_model=schemas.ModelInfo)
-    def model() -> dict:
+    async def model() -> dict:
+        """The model in use (loaded once per process, ~80 ms, the first time it is asked for)."""
         from seog.scoring.score import default_model
         return model_info(default_model())
 
     @app.post("/v1/score", response_model=schemas.ScoreResponse, response_model_exclude_unset=True,
               responses=_ERRORS)
-    def score(request: schemas.ScoreRequest) -> dict:
+    async def score(request: schemas.ScoreRequest) -> dict:
         """Score a position given as SGF text or as board rows (``X`` black, ``O`` white, ``.`` empty)."""
         if request.annotated_sgf and request.sgf is None:
             raise positions.RequestError("annotated_sgf needs SGF input (the game's moves)")
-        return score_answer(positions.from_request(request), request.annotated_sgf, request.svg)
+        return await in_worker(score_request, request)
 
     @app.post("/v1/score/sgf", response_model=schemas.ScoreResponse, response_model_exclude_unset=True,
               responses=_ERRORS)
-    def score_upload(file: Annotated[UploadFile, File(description="an .sgf file")],
+    async def score_upload(file: Annotated[UploadFile, File(description="an .sgf file")],
                      rules: Annotated[str | None, Form()] = None,
                      komi: Annotated[float | None, Form(ge=-1000, le=1000, allow_inf_nan=False)] = None,
                      use_markup: Annotated[bool, Form()] = False,
                      annotated_sgf: Annotated[bool, Form()] = False) -> dict:
         """Score an uploaded SGF file; ``rules`` and ``komi`` override the file's RU and KM."""
-        data = file.file.read()
+        data = await file.read()
         if not data.strip():
             raise positions.RequestError("the uploaded file is empty")
-        position = positions.from_sgf(data, rules=rules or None, komi=komi, use_markup=use_markup)
-        return score_answer(position, annotated_sgf)
+        return await in_worker(score_upload_data, data, rules or None, komi, use_markup, annotated_sgf)
 
     if static_dir is not None and (Path(static_dir) / "index.html").is_file():
         from fastapi.staticfiles import StaticFiles
@@ -119,6 +132,18 @@ class BodyLimit:
 
 def _too_large(limit: int) -> str:
     return f"request body too large: the limit is {limit} bytes"
+
+
+def score_request(request: schemas.ScoreRequest) -> dict:
+    """The answer to a ``POST /v1/score`` body (read, check and count: the work done in a thread)."""
+    return score_answer(positions.from_request(request), request.annotated_sgf, request.svg)
+
+
+def score_upload_data(data: bytes, rules: str | None, komi: float | None, use_markup: bool,
+                      with_sgf: bool) -> dict:
+    """The answer to an uploaded SGF file (read, check and count: the work done in a thread)."""
+    position = positions.from_sgf(data, rules=rules, komi=komi, use_markup=use_markup)
+    return score_answer(position, with_sgf)
 
 
 def score_answer(position: positions.Position, with_sgf: bool = False, with_svg: bool = False) -> dict:
@@ -208,6 +233,14 @@ def _describe(error: dict) -> str:
     return f"{where}: {msg}"
 
 
+def _cores() -> int:
+    """The cores this process may run on (its CPU affinity where the OS says)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+@functools.cache
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
     try:
