@@ -415,3 +415,13 @@ def test_health_answers_at_once_while_more_counts_than_threads_are_queued(monkey
     assert answered, "/v1/health waited behind the counts"
     assert [r.status_code for r in answers] == [200, 200] and answers[0].json()["status"] == "ok"
     assert running[1] == 2  # never more counts at once than the limiter's threads
+
+
+def test_upload_refuses_unknown_form_fields_and_a_second_file(client):
+    game = sgf_text(TWO_WALLS).encode()
+    r = client.post("/v1/score/sgf", files={"file": ("g.sgf", game)}, data={"use-markup": "true"})
+    assert r.status_code == 422 and "use-markup: Extra inputs are not permitted" in r.json()["detail"]
+    r = client.post("/v1/score/sgf", files=[("file", ("a.sgf", game)), ("file", ("b.sgf", game))])
+    assert r.status_code == 422 and "file: given 2 times" in r.json()["detail"]
+    r = client.post("/v1/score/sgf", files={"file": ("g.sgf", game)}, data={"rules": "chinese", "svg": "true"})
+    assert r.status_code == 200 and r.json()["rules"] == "chinese" and r.json()["svg"].startswith("<svg")

@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from seog.api import positions, schemas
 
 MAX_BODY = 1 << 20  # 1 MiB: a long 19x19 game with comments is well under 100 KiB
+UPLOAD_FIELDS = frozenset({"file", "rules", "komi", "use_markup", "annotated_sgf", "svg"})
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 _ERRORS = {400: {"model": schemas.Error, "description": "the input names no position seog can score"},
            413: {"model": schemas.Error, "description": "the request body is over the size limit"},
@@ -67,16 +68,19 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
 
     @app.post("/v1/score/sgf", response_model=schemas.ScoreResponse, response_model_exclude_unset=True,
               responses=_ERRORS)
-    async def score_upload(file: Annotated[UploadFile, File(description="an .sgf file")],
-                     rules: Annotated[str | None, Form()] = None,
-                     komi: Annotated[float | None, Form(ge=-1000, le=1000, allow_inf_nan=False)] = None,
-                     use_markup: Annotated[bool, Form()] = False,
-                     annotated_sgf: Annotated[bool, Form()] = False) -> dict:
+    async def score_upload(http_request: Request,
+                           file: Annotated[UploadFile, File(description="an .sgf file")],
+                           rules: Annotated[str | None, Form()] = None,
+                           komi: Annotated[float | None, Form(ge=-1000, le=1000, allow_inf_nan=False)] = None,
+                           use_markup: Annotated[bool, Form()] = False,
+                           annotated_sgf: Annotated[bool, Form()] = False,
+                           svg: Annotated[bool, Form()] = False) -> dict:
         """Score an uploaded SGF file; ``rules`` and ``komi`` override the file's RU and KM."""
+        check_form_fields(await http_request.form(), UPLOAD_FIELDS)
         data = await file.read()
         if not data.strip():
             raise positions.RequestError("the uploaded file is empty")
-        return await in_worker(score_upload_data, data, rules or None, komi, use_markup, annotated_sgf)
+        return await in_worker(score_upload_data, data, rules or None, komi, use_markup, annotated_sgf, svg)
 
     if static_dir is not None and (Path(static_dir) / "index.html").is_file():
         from fastapi.staticfiles import StaticFiles
@@ -140,10 +144,27 @@ def score_request(request: schemas.ScoreRequest) -> dict:
 
 
 def score_upload_data(data: bytes, rules: str | None, komi: float | None, use_markup: bool,
-                      with_sgf: bool) -> dict:
+                      with_sgf: bool, with_svg: bool = False) -> dict:
     """The answer to an uploaded SGF file (read, check and count: the work done in a thread)."""
     position = positions.from_sgf(data, rules=rules, komi=komi, use_markup=use_markup)
-    return score_answer(position, with_sgf)
+    return score_answer(position, with_sgf, with_svg)
+
+
+def check_form_fields(form, allowed: frozenset[str]) -> None:
+    """Refuse (422, as the JSON endpoint refuses extra keys) a form field the upload does not take,
+    and any field given twice: a misspelt option or a second file was silently ignored."""
+    names = [name for name, _ in form.multi_items()]
+    errors = [{"loc": ("body", _clip(name)), "msg": "Extra inputs are not permitted", "type": "extra_forbidden"}
+              for name in dict.fromkeys(names) if name not in allowed]
+    errors += [{"loc": ("body", name), "msg": f"given {names.count(name)} times; send it once",
+                "type": "repeated"} for name in dict.fromkeys(names) if name in allowed and names.count(name) > 1]
+    if errors:
+        raise RequestValidationError(errors)
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    """At most ``limit`` characters of the caller's text, to quote in an error message."""
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def score_answer(position: positions.Position, with_sgf: bool = False, with_svg: bool = False) -> dict:
