@@ -425,3 +425,29 @@ def test_upload_refuses_unknown_form_fields_and_a_second_file(client):
     assert r.status_code == 422 and "file: given 2 times" in r.json()["detail"]
     r = client.post("/v1/score/sgf", files={"file": ("g.sgf", game)}, data={"rules": "chinese", "svg": "true"})
     assert r.status_code == 200 and r.json()["rules"] == "chinese" and r.json()["svg"].startswith("<svg")
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"board": ["X.", ".."], "prisoners": {"black": 10**30}}, 422, "prisoners.black: Input should be less than"),
+    ({"board": ["X.", ".."], "prisoners": {"white": int("9" * 300)}}, 422, "prisoners.white"),
+    ({"board": ["X.", ".."], "handicap": 4, "rules": "chinese"}, 400, "handicap 4 is more stones than a 2x2"),
+    ({"sgf": "(;SZ[9])", "rules": "x" * 100_000}, 422, "rules: String should have at most 32"),
+    ({"board": ["X.", ".."], "overrides": {"dead": ["A1" * 100_000]}}, 422, "overrides.dead.0"),
+    ({"board": ["X.", ".."], "rules": "y" * 32}, 400, "unknown rules '" + "y" * 32 + "'"),
+    ({"sgf": "(;SZ[9]KM[" + "k" * 100_000 + "])"}, 400, "KM: komi '" + "k" * 40 + "...'"),
+])
+def test_numbers_are_bounded_and_errors_quote_little_of_the_input(client, body, status, words):
+    r = client.post("/v1/score", json=body)
+    assert r.status_code == status, r.text
+    assert words in r.json()["detail"] and len(r.content) < 1000
+
+
+def test_a_handicap_that_leaves_room_for_a_move_is_counted(client):
+    r = client.post("/v1/score", json={"board": ["X.", ".."], "handicap": 3, "rules": "chinese"})
+    assert r.status_code == 200 and r.json()["handicap"] == 3
+
+
+def test_unknown_rules_quote_at_most_40_characters():
+    from seog.scoring.rules import UnknownRules, get_rules
+    with pytest.raises(UnknownRules, match="unknown rules '" + "z" * 40 + r"\.\.\.' \(known"):
+        get_rules("z" * 1000)

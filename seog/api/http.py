@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -70,7 +71,7 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
               responses=_ERRORS)
     async def score_upload(http_request: Request,
                            file: Annotated[UploadFile, File(description="an .sgf file")],
-                           rules: Annotated[str | None, Form()] = None,
+                           rules: Annotated[str | None, Form(max_length=schemas.MAX_RULES_LENGTH)] = None,
                            komi: Annotated[float | None, Form(ge=-1000, le=1000, allow_inf_nan=False)] = None,
                            use_markup: Annotated[bool, Form()] = False,
                            annotated_sgf: Annotated[bool, Form()] = False,
@@ -162,6 +163,15 @@ def check_form_fields(form, allowed: frozenset[str]) -> None:
         raise RequestValidationError(errors)
 
 
+_QUOTED = re.compile(r"'([^'\n]{40})[^'\n]++'" + r'|"([^"\n]{40})[^"\n]++"')
+
+
+def _clip_quotes(message: str) -> str:
+    """An error message with each quoted piece of input cut to 40 characters: an SGF's 900 KB
+    KM value must not come back whole in a 400."""
+    return _QUOTED.sub(lambda m: f"'{m.group(1) or m.group(2)}...'", message)
+
+
 def _clip(text: str, limit: int = 40) -> str:
     """At most ``limit`` characters of the caller's text, to quote in an error message."""
     return text if len(text) <= limit else text[:limit] + "..."
@@ -219,7 +229,7 @@ def _add_error_handlers(app: FastAPI, max_body: int) -> None:
     @app.exception_handler(ValueError)
     async def bad_input(request: Request, exc: ValueError) -> JSONResponse:
         # SgfError, IllegalPosition, UnknownRules, CoordinateError, RequestError: the input's fault.
-        return JSONResponse({"detail": str(exc) or type(exc).__name__}, status_code=400)
+        return JSONResponse({"detail": _clip_quotes(str(exc)) or type(exc).__name__}, status_code=400)
 
     @app.exception_handler(RequestValidationError)
     async def bad_shape(request: Request, exc: RequestValidationError) -> JSONResponse:

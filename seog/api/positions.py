@@ -88,6 +88,9 @@ def from_rows(rows: list[str], *, size: int | None = None, rules: str | None = N
         if not row.strip():
             raise RequestError(f"board row {i + 1} is empty")
     board = Board.from_rows(list(rows))
+    if handicap > board.size * board.size - 1:
+        raise RequestError(f"handicap {handicap} is more stones than a {board.size}x{board.size} board "
+                           f"holds with room for a move (at most {board.size * board.size - 1})")
     the_rules = get_rules(rules)
     position = Position(board, the_rules, the_rules.default_komi if komi is None else float(komi),
                         int(handicap), dict(prisoners) if prisoners else {BLACK: 0, WHITE: 0})

@@ -6,9 +6,15 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, model_validator
 
 from seog.features.coords import MAX_SIZE, MIN_SIZE
+
+MAX_PRISONERS = 100_000  # far more than any game takes; a huge count made a nonsense result or a 500
+MAX_RULES_LENGTH = 32  # the longest name of a rule set, with room for 'rules' and spaces
+Vertex = Annotated[str, Field(max_length=8)]  # a GTP vertex ('Q16') or 'pass'
 
 
 class _Strict(BaseModel):
@@ -20,15 +26,15 @@ class _Strict(BaseModel):
 class Prisoners(_Strict):
     """Stones each side has captured during the game (the count under territory rules)."""
 
-    black: NonNegativeInt = 0
-    white: NonNegativeInt = 0
+    black: NonNegativeInt = Field(0, le=MAX_PRISONERS)
+    white: NonNegativeInt = Field(0, le=MAX_PRISONERS)
 
 
 class Overrides(_Strict):
     """The caller's own dead-stone decisions, as GTP vertices; each applies to the whole block."""
 
-    dead: list[str] = Field(default_factory=list, max_length=MAX_SIZE * MAX_SIZE)
-    alive: list[str] = Field(default_factory=list, max_length=MAX_SIZE * MAX_SIZE)
+    dead: list[Vertex] = Field(default_factory=list, max_length=MAX_SIZE * MAX_SIZE)
+    alive: list[Vertex] = Field(default_factory=list, max_length=MAX_SIZE * MAX_SIZE)
 
 
 class ScoreRequest(_Strict):
@@ -38,7 +44,7 @@ class ScoreRequest(_Strict):
     size: int | None = Field(None, ge=MIN_SIZE, le=MAX_SIZE, description="board size; must match the rows")
     board: list[str] | None = Field(None, max_length=MAX_SIZE,
                                     description="rows top to bottom: X black, O white, . empty")
-    rules: str | None = Field(None, description="japanese, korean, chinese, aga, nz or tromp-taylor")
+    rules: str | None = Field(None, max_length=MAX_RULES_LENGTH, description="japanese, korean, chinese, aga, nz or tromp-taylor")
     komi: float | None = Field(None, ge=-1000, le=1000, allow_inf_nan=False)
     handicap: NonNegativeInt | None = Field(None, le=MAX_SIZE * MAX_SIZE)
     prisoners: Prisoners | None = None

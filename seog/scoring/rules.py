@@ -96,7 +96,8 @@ def get_rules(name: str | None) -> Rules:
     key = _key(name or DEFAULT_RULES)
     if key not in ALIASES:
         known = ", ".join(RULES)
-        raise UnknownRules(f"unknown rules {name!r} (known: {known})")
+        shown = name if len(name) <= 40 else name[:40] + "..."  # quote no more of a long input
+        raise UnknownRules(f"unknown rules {shown!r} (known: {known})")
     return RULES[ALIASES[key]]
 
 
