@@ -451,3 +451,25 @@ def test_unknown_rules_quote_at_most_40_characters():
     from seog.scoring.rules import UnknownRules, get_rules
     with pytest.raises(UnknownRules, match="unknown rules '" + "z" * 40 + r"\.\.\.' \(known"):
         get_rules("z" * 1000)
+
+
+def test_wrong_methods_under_v1_are_json_405_with_allow_even_with_the_web_page_mounted(tmp_path):
+    from fastapi.testclient import TestClient
+    (tmp_path / "index.html").write_text("<!doctype html><title>seog board</title>")
+    with TestClient(create_app(static_dir=tmp_path)) as c:
+        assert c.head("/v1/health").status_code == 200
+        r = c.get("/v1/score")
+        assert r.status_code == 405 and r.headers["allow"] == "POST" and "use POST" in r.json()["detail"]
+        r = c.options("/v1/score/sgf")
+        assert r.status_code == 405 and r.headers["allow"] == "POST"
+        r = c.delete("/v1/health")
+        assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD"
+        r = c.get("/v1/nothing")
+        assert r.status_code == 404 and r.json() == {"detail": "Not Found"}
+        assert "seog board" in c.get("/").text
+
+
+def test_without_the_web_page_wrong_methods_are_405_too(client):
+    r = client.get("/v1/score")
+    assert r.status_code == 405 and r.headers["allow"] == "POST"
+    assert client.get("/v1/nothing").status_code == 404

@@ -21,11 +21,14 @@ import anyio
 from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from seog.api import positions, schemas
 
 MAX_BODY = 1 << 20  # 1 MiB: a long 19x19 game with comments is well under 100 KiB
+HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 UPLOAD_FIELDS = frozenset({"file", "rules", "komi", "use_markup", "annotated_sgf", "svg"})
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 _ERRORS = {400: {"model": schemas.Error, "description": "the input names no position seog can score"},
@@ -84,9 +87,24 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
         return await in_worker(score_upload_data, data, rules or None, komi, use_markup, annotated_sgf, svg)
 
     if static_dir is not None and (Path(static_dir) / "index.html").is_file():
+        _add_v1_fallback(app)
         from fastapi.staticfiles import StaticFiles
         app.mount("/", StaticFiles(directory=static_dir, html=True), name="static")
     return app
+
+
+def _add_v1_fallback(app: FastAPI) -> None:
+    """Answer a path under ``/v1/`` that no route takes with a JSON 405 (and the right ``Allow``)
+    or 404, instead of letting it fall through to the web page mounted at ``/`` (without the page,
+    Starlette's router answers so already)."""
+    @app.api_route("/v1/{rest:path}", methods=list(HTTP_METHODS), include_in_schema=False)
+    async def no_route(request: Request) -> None:
+        allowed = sorted({m for route in app.routes if isinstance(route, APIRoute) and route.endpoint is not no_route
+                          and route.matches(request.scope)[0] == Match.PARTIAL for m in route.methods})
+        if allowed:
+            raise StarletteHTTPException(405, f"method {request.method} is not allowed here; use "
+                                              f"{' or '.join(allowed)}", headers={"Allow": ", ".join(allowed)})
+        raise StarletteHTTPException(404, "Not Found")
 
 
 class BodyTooLarge(StarletteHTTPException):
