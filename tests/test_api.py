@@ -473,3 +473,44 @@ def test_without_the_web_page_wrong_methods_are_405_too(client):
     r = client.get("/v1/score")
     assert r.status_code == 405 and r.headers["allow"] == "POST"
     assert client.get("/v1/nothing").status_code == 404
+
+
+def test_cors_origins_answer_the_preflight_and_mark_answers_for_that_origin_only():
+    from fastapi.testclient import TestClient
+    preflight = {"access-control-request-method": "POST", "access-control-request-headers": "content-type"}
+    with TestClient(create_app(static_dir=None, cors_origins=["https://go.example.org"])) as c:
+        r = c.options("/v1/score", headers={"origin": "https://go.example.org", **preflight})
+        assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "https://go.example.org"
+        assert "POST" in r.headers["access-control-allow-methods"]
+        r = c.post("/v1/score", json={"board": TWO_WALLS}, headers={"origin": "https://go.example.org"})
+        assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "https://go.example.org"
+        r = c.options("/v1/score", headers={"origin": "https://evil.example", **preflight})
+        assert r.status_code == 400 and "access-control-allow-origin" not in r.headers
+    with TestClient(create_app(static_dir=None)) as c:  # no origins given: no CORS
+        r = c.options("/v1/score", headers={"origin": "https://go.example.org", **preflight})
+        assert "access-control-allow-origin" not in r.headers
+
+
+def test_serve_passes_the_deployment_options_to_uvicorn(monkeypatch):
+    import os
+
+    import uvicorn
+    calls = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append((app, kwargs)))
+    monkeypatch.setenv("SEOG_CORS_ORIGINS", "")
+    assert cli_main(["serve", "--port", "18501", "--root-path", "/seog", "--cors-origin", "https://a.example",
+                     "--cors-origin", "https://b.example", "--forwarded-allow-ips", "10.0.0.1,10.0.0.2",
+                     "--timeout-graceful-shutdown", "20", "--limit-concurrency", "200"]) == 0
+    app, kwargs = calls[0]
+    assert app == "seog.api.http:app" and kwargs["port"] == 18501
+    assert {k: kwargs[k] for k in ("root_path", "forwarded_allow_ips", "timeout_graceful_shutdown",
+                                   "limit_concurrency")} == {
+        "root_path": "/seog", "forwarded_allow_ips": "10.0.0.1,10.0.0.2", "timeout_graceful_shutdown": 20,
+        "limit_concurrency": 200}
+    assert os.environ["SEOG_CORS_ORIGINS"] == "https://a.example,https://b.example"
+    from seog.api import http
+    assert http._origins_from_env() == ["https://a.example", "https://b.example"]
+    calls.clear()
+    assert cli_main(["serve"]) == 0
+    assert calls[0][1]["root_path"] == "" and "forwarded_allow_ips" not in calls[0][1]
+    assert calls[0][1]["timeout_graceful_shutdown"] is None and calls[0][1]["limit_concurrency"] is None

@@ -20,6 +20,7 @@ from typing import Annotated
 import anyio
 from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -37,13 +38,17 @@ _ERRORS = {400: {"model": schemas.Error, "description": "the input names no posi
 
 
 def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR,
-               score_threads: int | None = None) -> FastAPI:
+               score_threads: int | None = None, cors_origins: list[str] | tuple = ()) -> FastAPI:
     """The application: the ``/v1`` API, its docs at ``/docs``, and the web page at ``/`` when
     ``static_dir/index.html`` exists. At most ``score_threads`` counts run at once (default: the
-    cores this process may use); the others wait their turn."""
+    cores this process may use); the others wait their turn. Browser pages from ``cors_origins``
+    may call the API."""
     app = FastAPI(title="seog", version=_version(),
                   description="Score End Of Game: decide the dead stones of a finished game of Go and count it.")
     app.add_middleware(BodyLimit, limit=max_body)
+    if cors_origins:  # outermost, so that a 413 carries the CORS headers too
+        app.add_middleware(CORSMiddleware, allow_origins=list(cors_origins), allow_methods=["GET", "HEAD", "POST"],
+                           allow_headers=["content-type"], max_age=3600)
     _add_error_handlers(app, max_body)
     app.state.score_limiter = limiter = anyio.CapacityLimiter(score_threads or _cores())
 
@@ -298,4 +303,9 @@ def _version() -> str:
         return "dev"
 
 
-app = create_app()
+def _origins_from_env() -> list[str]:
+    """The origins ``seog serve --cors-origin`` passes to each worker process (comma-separated)."""
+    return [o.strip() for o in os.environ.get("SEOG_CORS_ORIGINS", "").split(",") if o.strip()]
+
+
+app = create_app(cors_origins=_origins_from_env())
