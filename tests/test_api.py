@@ -156,6 +156,7 @@ def test_sgf_answer_is_the_same_object_as_seog_score_json(api, tmp_path, capsys)
     assert cli_main(["score", "--json", str(path)]) == 0
     from_cli = json.loads(capsys.readouterr().out)
     body = post(api, sgf=text).json()
+    assert body.pop("seog_version") and body.pop("model")
     assert body == from_cli
     assert body["recorded_result"] == "W+13.5" and body["result"] == "W+13.5"
 
@@ -514,3 +515,17 @@ def test_serve_passes_the_deployment_options_to_uvicorn(monkeypatch):
     assert cli_main(["serve"]) == 0
     assert calls[0][1]["root_path"] == "" and "forwarded_allow_ips" not in calls[0][1]
     assert calls[0][1]["timeout_graceful_shutdown"] is None and calls[0][1]["limit_concurrency"] is None
+
+
+def test_a_compressed_body_is_a_415_naming_the_encoding(client):
+    import gzip
+    body = gzip.compress(json.dumps({"board": TWO_WALLS}).encode())
+    r = client.post("/v1/score", content=body,
+                    headers={"content-type": "application/json", "content-encoding": "gzip"})
+    assert r.status_code == 415 and "Content-Encoding gzip is not accepted" in r.json()["detail"]
+
+
+def test_the_answer_names_the_seog_version_and_the_model(client):
+    answer = client.post("/v1/score", json={"board": TWO_WALLS}).json()
+    assert answer["seog_version"] == client.get("/v1/health").json()["version"]
+    assert answer["model"] == client.get("/v1/model").json()["name"]

@@ -119,7 +119,8 @@ class BodyTooLarge(StarletteHTTPException):
 
 class BodyLimit:
     """Answer 413 (JSON, naming the limit) for a request body over ``limit`` bytes, whether the
-    client declares its length or streams it in chunks."""
+    client declares its length or streams it in chunks, and 415 for a compressed body (its size
+    after decompression would escape the limit)."""
 
     def __init__(self, app, limit: int) -> None:
         self.app, self.limit = app, limit
@@ -127,7 +128,13 @@ class BodyLimit:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        declared = dict(scope.get("headers") or ()).get(b"content-length", b"")
+        headers = dict(scope.get("headers") or ())
+        encoding = headers.get(b"content-encoding", b"identity").decode("latin-1").strip()
+        if encoding.lower() != "identity":
+            response = JSONResponse({"detail": f"Content-Encoding {_clip(encoding)} is not accepted: "
+                                               "send the body uncompressed"}, status_code=415)
+            return await response(scope, receive, send)
+        declared = headers.get(b"content-length", b"")
         if declared.isdigit() and int(declared) > self.limit:
             return await self._refuse(scope, receive, send)
         total, started = 0, False
@@ -203,7 +210,7 @@ def _clip(text: str, limit: int = 40) -> str:
 def score_answer(position: positions.Position, with_sgf: bool = False, with_svg: bool = False) -> dict:
     """Score a position: the ``seog score --json`` object, plus the annotated SGF and SVG when asked."""
     from seog.scoring.report import to_dict
-    from seog.scoring.score import score_position
+    from seog.scoring.score import default_model, score_position
 
     score = score_position(position.board, rules=position.rules, komi=position.komi,
                            handicap=position.handicap, prisoners=position.prisoners,
@@ -211,6 +218,7 @@ def score_answer(position: positions.Position, with_sgf: bool = False, with_svg:
     score.notes = position.notes
     game = position.game
     answer = to_dict(score, game.result or None if game else None)
+    answer["seog_version"], answer["model"] = _version(), model_name(default_model())
     if with_sgf and game is not None:
         from seog.scoring.annotated import annotated_sgf
         answer["annotated_sgf"] = annotated_sgf(game, score).decode("utf-8")
@@ -227,7 +235,7 @@ def model_info(model) -> dict:
     layout, the uncertainty margin and how it was trained (nets, epochs, test errors, ...).
     """
     if model is None:
-        return {"name": "heuristic", "version": None, "trained": False,
+        return {"name": model_name(model), "version": None, "trained": False,
                 "description": "no trained model is shipped: blocks the static pass leaves unsettled are "
                                "decided by a simple heuristic (eye space, then nearby stones)",
                 "card": {}}
@@ -235,13 +243,20 @@ def model_info(model) -> dict:
     layout = getattr(model, "layout", meta.get("layout"))
     nets = " -> ".join("x".join(str(u) for u in sizes) for sizes in layout or [])
     card = json.loads(json.dumps(meta, default=str))  # JSON-safe whatever the trainer stored
-    return {"name": str(meta.get("name") or "seog-cascade"),
+    return {"name": model_name(model),
             "version": _text_or_none(meta.get("model_version") or meta.get("created")
                                      or (f"format {meta['version']}" if "version" in meta else None)),
             "trained": True,
             "description": str(meta.get("description")
                                or f"cascade of {len(layout or [])} MLPs ({nets}) deciding unsettled blocks"),
             "card": card}
+
+
+def model_name(model) -> str:
+    """The name the answers give the model in use ('heuristic' without one)."""
+    if model is None:
+        return "heuristic"
+    return str((getattr(model, "meta", None) or {}).get("name") or "seog-cascade")
 
 
 def _text_or_none(value) -> str | None:

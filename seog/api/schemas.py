@@ -89,7 +89,8 @@ class Counts(BaseModel):
 
 
 class ScoreResponse(BaseModel):
-    """The scored position: the same object as ``seog score --json``, plus the annotated SGF if asked."""
+    """The scored position: the same object as ``seog score --json``, plus the seog version and
+    model name, and the annotated SGF and SVG if asked."""
 
     size: int
     rules: str
@@ -108,6 +109,8 @@ class ScoreResponse(BaseModel):
     notes: list[str] = []
     blocks: list[Block]
     recorded_result: str | None = None
+    seog_version: str | None = Field(None, description="the seog that scored (API answers only)")
+    model: str | None = Field(None, description="the model that decided the unsettled blocks (API answers only)")
     annotated_sgf: str | None = None
     svg: str | None = None
 
