@@ -529,3 +529,19 @@ def test_the_answer_names_the_seog_version_and_the_model(client):
     answer = client.post("/v1/score", json={"board": TWO_WALLS}).json()
     assert answer["seog_version"] == client.get("/v1/health").json()["version"]
     assert answer["model"] == client.get("/v1/model").json()["name"]
+
+
+def test_a_value_error_from_a_bug_is_a_500_not_the_callers_fault(monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from seog.api import http
+
+    def broken(*args, **kwargs):
+        raise ValueError("operands could not be broadcast together")
+
+    monkeypatch.setattr(http, "score_answer", broken)
+    with TestClient(create_app(static_dir=None), raise_server_exceptions=False) as c:
+        r = c.post("/v1/score", json={"board": TWO_WALLS})
+        assert r.status_code == 500 and "ValueError: operands" in r.json()["detail"]
+        r = c.post("/v1/score", json={"board": ["."]})  # seog's own input errors stay 400
+        assert r.status_code == 400 and "board size 1" in r.json()["detail"]

@@ -264,10 +264,13 @@ def _text_or_none(value) -> str | None:
 
 
 def _add_error_handlers(app: FastAPI, max_body: int) -> None:
-    @app.exception_handler(ValueError)
     async def bad_input(request: Request, exc: ValueError) -> JSONResponse:
-        # SgfError, IllegalPosition, UnknownRules, CoordinateError, RequestError: the input's fault.
+        """seog's own input errors are the caller's fault: 400. Any other ValueError is a bug: a
+        500, logged with its traceback."""
         return JSONResponse({"detail": _clip_quotes(str(exc)) or type(exc).__name__}, status_code=400)
+
+    for error_class in positions.INPUT_ERRORS:
+        app.add_exception_handler(error_class, bad_input)
 
     @app.exception_handler(RequestValidationError)
     async def bad_shape(request: Request, exc: RequestValidationError) -> JSONResponse:

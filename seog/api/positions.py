@@ -1,8 +1,8 @@
 """From a request body (SGF text or a JSON board) to a position ready to score, with validation.
 
-Every problem with the input becomes a ``ValueError`` (``RequestError``, ``SgfError``,
-``IllegalPosition``, ``UnknownRules``, ``CoordinateError``) whose message names it, so that the
-server answers 4xx with that message instead of failing inside the scorer.
+Every problem with the input becomes one of ``INPUT_ERRORS`` (``RequestError``, ``SgfError``,
+``IllegalPosition``, ``IllegalMove``, ``UnknownRules``, ``CoordinateError``) whose message names
+it, so that the server answers 4xx with that message instead of failing inside the scorer.
 """
 
 from __future__ import annotations
@@ -13,15 +13,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from seog.features import coords, sgf
-from seog.features.board import Board
+from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
 from seog.features.sgf import Game
 from seog.features.topology import label_blocks
-from seog.scoring.rules import Rules, check_suicides, get_rules, rules_from_sgf
+from seog.scoring.rules import Rules, UnknownRules, check_suicides, get_rules, rules_from_sgf
 
 
 class RequestError(ValueError):
     """A request that is well-formed JSON but does not describe a position seog can score."""
+
+
+INPUT_ERRORS = (RequestError, sgf.SgfError, IllegalPosition, IllegalMove, UnknownRules, coords.CoordinateError)
 
 
 @dataclass
@@ -87,6 +90,10 @@ def from_rows(rows: list[str], *, size: int | None = None, rules: str | None = N
     for i, row in enumerate(rows):
         if not row.strip():
             raise RequestError(f"board row {i + 1} is empty")
+    try:
+        coords.check_size(len(rows))
+    except ValueError as exc:  # a plain ValueError there: the API answers 400 only for input errors
+        raise RequestError(str(exc)) from None
     board = Board.from_rows(list(rows))
     if handicap > board.size * board.size - 1:
         raise RequestError(f"handicap {handicap} is more stones than a {board.size}x{board.size} board "
