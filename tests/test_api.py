@@ -343,6 +343,24 @@ def test_seog_serve_command_starts_uvicorn_and_answers(workers):
         proc.wait(timeout=10)
 
 
+def test_the_socket_workers_share_accepts_tcp_connections_that_asyncio_sets_nodelay_on():
+    """uvicorn's own shared socket is protocol 0, so asyncio left Nagle on and every kept-alive
+    answer from two workers waited ~40 ms for a delayed ACK; asyncio sets TCP_NODELAY on an
+    accepted connection whose protocol is TCP, which ``TcpConfig``'s socket gives."""
+    import asyncio.base_events
+
+    from seog.api.workers import TcpConfig
+
+    listener = TcpConfig("seog.api.http:app", host="127.0.0.1", port=0, workers=2).bind_socket()
+    listener.listen()
+    with listener, socket.create_connection(listener.getsockname()[:2]):
+        conn, _ = listener.accept()
+        with conn:
+            assert conn.proto == socket.IPPROTO_TCP
+            asyncio.base_events._set_nodelay(conn)  # what asyncio does for each connection it accepts
+            assert conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+
+
 def test_serve_refuses_a_bad_port(capsys):
     assert cli_main(["serve", "--port", "70000"]) == 1
     assert "--port 70000" in capsys.readouterr().err

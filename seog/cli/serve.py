@@ -43,8 +43,13 @@ def run(args: argparse.Namespace) -> int:
 
     if args.cors_origin:
         os.environ[CORS_ENV] = ",".join(args.cors_origin)
-    uvicorn.run("seog.api.http:app", host=args.host, port=args.port, workers=args.workers,
-                log_level=args.log_level, **deployment_options(args))
+    options = dict(host=args.host, port=args.port, log_level=args.log_level, **deployment_options(args))
+    if args.workers == 1:
+        uvicorn.run("seog.api.http:app", **options)
+    else:
+        from seog.api.workers import run_workers
+
+        run_workers("seog.api.http:app", args.workers, options)
     return 0
 
 
