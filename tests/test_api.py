@@ -93,6 +93,21 @@ def test_model_names_the_model_in_use_or_says_it_is_the_heuristic(api):
         assert info["name"] == "heuristic" and "no trained model" in info["description"]
 
 
+def test_a_model_that_cannot_be_loaded_stops_the_start_not_each_count(monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from seog.classifiers import model_file
+    from seog.scoring import score
+
+    def damaged():
+        raise model_file.ModelFileError("default.npz: not a seog model file")
+
+    monkeypatch.setattr(score, "_default_loaded", False)
+    monkeypatch.setattr(model_file, "load_default", damaged)
+    with pytest.raises(model_file.ModelFileError, match="not a seog model"), TestClient(create_app(static_dir=None)):
+        pass
+
+
 def test_model_info_of_a_trained_cascade_reports_its_layout_and_card():
     import numpy as np
 
@@ -158,7 +173,7 @@ def test_sgf_answer_is_the_same_object_as_seog_score_json(api, tmp_path, capsys)
     body = post(api, sgf=text).json()
     assert body.pop("seog_version") and body.pop("model")
     assert body == from_cli
-    assert body["recorded_result"] == "W+13.5" and body["result"] == "W+13.5"
+    assert body["recorded_result"] == "W+13.5" and body["result"] == "W+13.5" and body["agrees_with_recorded"]
 
 
 def test_rules_and_komi_in_the_request_override_the_sgf(api):
@@ -209,6 +224,18 @@ def test_multipart_upload_with_rules_field(api):
     r = api.post("/v1/score/sgf", files=files, data={"rules": "chinese", "komi": "7.5"})
     assert r.status_code == 200, r.text
     assert r.json()["result"] == "W+16.5" and r.json()["recorded_result"] == "W+13.5"
+    assert r.json()["agrees_with_recorded"] is False
+
+
+def test_a_copy_seog_wrote_is_compared_with_the_players_result_not_seogs(api):
+    """The copy's RE is seog's count; the players' result lives on in seog's comment, and it is
+    what the answer calls recorded."""
+    copy = post(api, sgf=sgf_text(TWO_WALLS), rules="chinese", komi=7.5, annotated_sgf=True).json()["annotated_sgf"]
+    assert sgf.loads(copy).result == "W+16.5"
+    body = post(api, sgf=copy, rules="chinese", komi=7.5).json()
+    assert body["recorded_result"] == "W+13.5" and body["agrees_with_recorded"] is False
+    resigned = post(api, sgf=sgf_text(TWO_WALLS).replace("RE[W+13.5]", "RE[B+R]")).json()
+    assert resigned["recorded_result"] == "B+R" and resigned["agrees_with_recorded"] is None
 
 
 def test_openapi_docs_are_served(api):

@@ -14,6 +14,7 @@ import functools
 import json
 import os
 import re
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -43,7 +44,7 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
     ``static_dir/index.html`` exists. At most ``score_threads`` counts run at once (default: the
     cores this process may use); the others wait their turn. Browser pages from ``cors_origins``
     may call the API."""
-    app = FastAPI(title="seog", version=_version(),
+    app = FastAPI(title="seog", version=_version(), lifespan=_load_model_first,
                   description="Score End Of Game: decide the dead stones of a finished game of Go and count it.")
     app.add_middleware(BodyLimit, limit=max_body)
     if cors_origins:  # outermost, so that a 413 carries the CORS headers too
@@ -96,6 +97,16 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
         from fastapi.staticfiles import StaticFiles
         app.mount("/", StaticFiles(directory=static_dir, html=True), name="static")
     return app
+
+
+@asynccontextmanager
+async def _load_model_first(app: FastAPI):
+    """Load the model before the first request: a damaged model file stops the server's start
+    instead of failing every count, and the first count is not the one that waits for it."""
+    from seog.scoring.score import default_model
+
+    await anyio.to_thread.run_sync(default_model)
+    yield
 
 
 def _add_v1_fallback(app: FastAPI) -> None:
@@ -217,7 +228,7 @@ def score_answer(position: positions.Position, with_sgf: bool = False, with_svg:
                            dead=position.dead, overrides=position.overrides)
     score.notes = position.notes
     game = position.game
-    answer = to_dict(score, game.result or None if game else None)
+    answer = to_dict(score, game.recorded or None if game else None)
     answer["seog_version"], answer["model"] = _version(), model_name(default_model())
     if with_sgf and game is not None:
         from seog.scoring.annotated import annotated_sgf

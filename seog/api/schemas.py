@@ -108,7 +108,10 @@ class ScoreResponse(BaseModel):
     uncertain: bool
     notes: list[str] = []
     blocks: list[Block]
-    recorded_result: str | None = None
+    recorded_result: str | None = Field(None, description="the players' result (RE; in a copy seog wrote, the "
+                                                          "result it kept from the players)")
+    agrees_with_recorded: bool | None = Field(None, description="the count gives the recorded result (null "
+                                                                "when that was no count: resignation, time, Void)")
     seog_version: str | None = Field(None, description="the seog that scored (API answers only)")
     model: str | None = Field(None, description="the model that decided the unsettled blocks (API answers only)")
     annotated_sgf: str | None = None

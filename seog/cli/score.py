@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if args.svg or args.png:
         _pictures(args, game, score)
     if args.json:
-        print(json.dumps(to_dict(score, game.result or None)))
+        print(json.dumps(to_dict(score, game.recorded or None)))
     else:
         colour = {"always": True, "never": False}.get(args.color, None)
         colour = wants_colour(sys.stdout) if colour is None else colour

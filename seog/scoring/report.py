@@ -6,6 +6,7 @@ import numpy as np
 
 from seog.features.coords import BLACK, COLOR_NAMES, WHITE, index_to_gtp
 from seog.scoring.count import Score
+from seog.scoring.result import parse_result, same_result
 
 
 def vertices(indices, size: int) -> list[str]:
@@ -45,4 +46,7 @@ def to_dict(score: Score, recorded_result: str | None = None) -> dict:
     }
     if recorded_result is not None:
         out["recorded_result"] = recorded_result
+        # whether the count gives the recorded result (None when that was not a count: B+R, Void)
+        out["agrees_with_recorded"] = (same_result(recorded_result, score.result)
+                                       if parse_result(recorded_result).counted else None)
     return out
