@@ -240,8 +240,14 @@ def test_a_copy_seog_wrote_is_compared_with_the_players_result_not_seogs(api):
 
 def test_openapi_docs_are_served(api):
     assert api.get("/docs").status_code == 200
-    paths = api.get("/openapi.json").json()["paths"]
-    assert {"/v1/score", "/v1/score/sgf", "/v1/health", "/v1/model"} <= set(paths)
+    schema = api.get("/openapi.json").json()
+    assert {"/v1/score", "/v1/score/sgf", "/v1/health", "/v1/model"} <= set(schema["paths"])
+    models = schema["components"]["schemas"]
+    assert [set(e) & {"board", "sgf"} for e in models["ScoreRequest"]["examples"]] == [{"board"}, {"sgf"}]
+    for example in models["ScoreRequest"]["examples"]:  # each example scores
+        assert post(api, **example).status_code == 200
+    assert models["Block"]["properties"]["status"]["enum"] == ["alive", "dead"]
+    assert "benson" in models["Block"]["properties"]["source"]["description"]
 
 
 # ---- bad input: 4xx naming the problem --------------------------------------------------------

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, model_validator
 
@@ -40,6 +40,11 @@ class Overrides(_Strict):
 class ScoreRequest(_Strict):
     """Either ``sgf`` (a finished game) or ``board`` (rows top to bottom, ``X``/``O``/``.``)."""
 
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"board": [".X.O.", ".X.O.", ".X.O.", ".X.O.", ".X.O."], "rules": "japanese", "komi": 0.5},
+        {"sgf": "(;GM[1]SZ[9]KM[6.5]RU[Japanese];B[ee];W[gc];B[];W[])", "annotated_sgf": True},
+    ]})
+
     sgf: str | None = Field(None, description="SGF text of a finished game")
     size: int | None = Field(None, ge=MIN_SIZE, le=MAX_SIZE, description="board size; must match the rows")
     board: list[str] | None = Field(None, max_length=MAX_SIZE,
@@ -64,13 +69,20 @@ class ScoreRequest(_Strict):
         return self
 
 
+SOURCES = ("benson, atari, capturers-dead, model (the cascade), refiner, reading, big-eye, eyespace, seki, eyes, "
+           "heuristic (no model), markup (the SGF's TB/TW), override (the caller's)")
+
+
 class Block(BaseModel):
-    stones: list[str]
-    color: str
-    status: str
-    source: str
-    p_alive: float | None
-    uncertain: bool
+    """One block of stones and the verdict on it."""
+
+    stones: list[str] = Field(description="its stones, as GTP vertices")
+    color: Literal["black", "white"]
+    status: Literal["alive", "dead"]
+    source: str = Field(description=f"what decided it: {SOURCES} (README: 'Scoring a game')")
+    p_alive: float | None = Field(description="the model's probability that the block is alive (null where a "
+                                              "rule settled it alone: benson, atari, markup)")
+    uncertain: bool = Field(description="the model was unsure of this block: ask the players to confirm")
 
 
 class Points(BaseModel):
@@ -93,20 +105,24 @@ class ScoreResponse(BaseModel):
     model name, and the annotated SGF and SVG if asked."""
 
     size: int
-    rules: str
+    rules: Literal["japanese", "korean", "chinese", "aga", "nz", "tromp-taylor"] = Field(
+        description="the rules counted by")
     komi: float
     handicap: int
-    result: str
-    score: Points
-    dead: list[str]
-    seki: list[str]
-    territory: Vertices
-    dame: list[str]
-    prisoners: Counts
-    breakdown: dict[str, dict[str, int | float]]
-    ownership: list[str]
-    uncertain: bool
-    notes: list[str] = []
+    result: str = Field(description="as SGF's RE: 'B+3.5', 'W+0.5', '0' for a draw", examples=["B+3.5"])
+    score: Points = Field(description="each side's points, White's with komi and handicap compensation")
+    dead: list[str] = Field(description="the dead stones, as GTP vertices")
+    seki: list[str] = Field(description="the stones in seki")
+    territory: Vertices = Field(description="each side's territory points")
+    dame: list[str] = Field(description="empty or dead-stone points that count for nobody")
+    prisoners: Counts = Field(description="stones each side captured during the game (as given)")
+    breakdown: dict[str, dict[str, int | float]] = Field(
+        description="per side ('black', 'white'): the items of its count (territory; stones under area rules, "
+                    "prisoners and dead_stones under territory rules; White's komi, and handicap under area rules)")
+    ownership: list[str] = Field(description="one string per row, top first: B, W or . for each point")
+    uncertain: bool = Field(description="some block is uncertain: ask the players to confirm")
+    notes: list[str] = Field([], description="how the input was read where it was not plain (Fox komi, unknown "
+                                             "RU, a game decided otherwise than by a count)")
     blocks: list[Block]
     recorded_result: str | None = Field(None, description="the players' result (RE; in a copy seog wrote, the "
                                                           "result it kept from the players)")
