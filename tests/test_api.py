@@ -227,6 +227,14 @@ def test_multipart_upload_with_rules_field(api):
     assert r.json()["agrees_with_recorded"] is False
 
 
+def test_a_big_answer_is_compressed_for_a_client_that_accepts_gzip(api):
+    plain = api.post("/v1/score", json={"sgf": sgf_text(TWO_WALLS), "svg": True}, headers={"accept-encoding": "identity"})
+    packed = api.post("/v1/score", json={"sgf": sgf_text(TWO_WALLS), "svg": True}, headers={"accept-encoding": "gzip"})
+    assert "content-encoding" not in plain.headers and packed.headers["content-encoding"] == "gzip"
+    assert packed.json() == plain.json()  # httpx decodes it
+    assert int(packed.headers["content-length"]) < int(plain.headers["content-length"]) / 2
+
+
 def test_a_copy_seog_wrote_is_compared_with_the_players_result_not_seogs(api):
     """The copy's RE is seog's count; the players' result lives on in seog's comment, and it is
     what the answer calls recorded."""

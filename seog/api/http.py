@@ -22,6 +22,7 @@ import anyio
 from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -47,6 +48,7 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
     app = FastAPI(title="seog", version=_version(), lifespan=_load_model_first,
                   description="Score End Of Game: decide the dead stones of a finished game of Go and count it.")
     app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(GZipMiddleware, minimum_size=1000)  # answers with svg or an SGF copy run to 100 KB
     if cors_origins:  # outermost, so that a 413 carries the CORS headers too
         app.add_middleware(CORSMiddleware, allow_origins=list(cors_origins), allow_methods=["GET", "HEAD", "POST"],
                            allow_headers=["content-type"], max_age=3600)
