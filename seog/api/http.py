@@ -68,7 +68,7 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
 
     @app.get("/v1/model", response_model=schemas.ModelInfo)
     async def model() -> dict:
-        """The model in use (loaded once per process, ~80 ms, the first time it is asked for)."""
+        """The model in use (loaded once per process, as the server starts)."""
         from seog.scoring.score import default_model
         return model_info(default_model())
 
