@@ -74,16 +74,17 @@ class Refiner:
 
 def conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     """A 'same' 2-D convolution of ``(C_in, n, n)`` planes by ``(C_out, C_in, k, k)`` weights:
-    the k*k shifted copies of the board side by side (im2col by slices), then one matrix product."""
+    the k*k shifted copies of the board side by side (im2col: one copy of a strided view of the
+    padded planes), then one matrix product."""
     c, n, k = x.shape[0], x.shape[-1], w.shape[-1]
     pad = k // 2
-    padded = np.zeros((c, n + 2 * pad, n + 2 * pad), dtype=np.float32)
+    m = n + 2 * pad
+    padded = np.zeros((c, m, m), dtype=np.float32)
     padded[:, pad:pad + n, pad:pad + n] = x
-    cols = np.empty((c, k, k, n, n), dtype=np.float32)
-    for dy in range(k):
-        for dx in range(k):
-            cols[:, dy, dx] = padded[:, dy:dy + n, dx:dx + n]
-    return (w.reshape(w.shape[0], -1) @ cols.reshape(c * k * k, n * n)).reshape(-1, n, n) + b[:, None, None]
+    # windows[ch, dy, dx, i, j] = padded[ch, dy + i, dx + j]; the reshape copies it into columns
+    item = padded.itemsize
+    windows = np.ndarray((c, k, k, n, n), np.float32, padded, 0, (m * m * item, m * item, item, m * item, item))
+    return (w.reshape(w.shape[0], -1) @ windows.reshape(c * k * k, n * n)).reshape(-1, n, n) + b[:, None, None]
 
 
 @lru_cache(maxsize=1)
@@ -106,10 +107,11 @@ def _ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segm
     seg = segment.ravel()
     # Points sorted by segment, so each segment's sum is one slice of a running reduction.
     order = np.argsort(seg, kind="stable")
-    starts = np.flatnonzero(np.r_[True, np.diff(seg[order]) != 0])
-    counts = np.diff(np.r_[starts, n * n]).astype(np.float32)
-    if len(starts) != n_segments:
+    sizes = np.bincount(seg)
+    if len(sizes) != n_segments or not sizes.all():
         raise ValueError(f"segment ids must number 0..{n_segments - 1} with no gap")
+    starts = np.concatenate([[0], np.cumsum(sizes[:-1])])
+    counts = sizes.astype(np.float32)
     h = np.maximum(conv(planes, refiner.stem_w, refiner.stem_b), 0)
     for w, b, pw, pb in zip(refiner.conv_w, refiner.conv_b, refiner.pool_w, refiner.pool_b):
         flat = h.reshape(h.shape[0], -1)
@@ -119,7 +121,8 @@ def _ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segm
         h = conv(h, w, b)
         h += mixed.reshape(h.shape)
         np.maximum(h, 0, out=h)
-    return np.tanh(np.tensordot(refiner.head_w, h, axes=(0, 0)) + refiner.head_b)
+    # the head as ``np.tensordot(head_w, h, axes=(0, 0))`` computes it, without its overhead
+    return np.tanh(np.dot(refiner.head_w.reshape(1, -1), h.reshape(len(h), -1)).reshape(n, n) + refiner.head_b)
 
 
 def inputs(topology: Topology, statuses: dict[int, BlockStatus]) -> np.ndarray:
