@@ -26,6 +26,7 @@ import numpy as np
 from scipy import ndimage
 
 from seog.features.benson import unconditionally_alive
+from seog.features.coords import adjacent
 from seog.features.topology import FOUR, Topology
 
 ALIVE, DEAD = "alive", "dead"
@@ -87,22 +88,29 @@ def static_statuses(topology: Topology) -> dict[int, BlockStatus]:
 def safely_capturable(topology: Topology, block) -> bool:
     """Can the opponent take this block (in atari) so that the capturing stone keeps two liberties?
 
-    The capture is worked out on a small window of arrays: the block's stones become empty,
-    and the capturing stone's block is measured after opponent blocks it also takes are gone.
+    Worked out from the topology: the capturing stone joins the opponent blocks next to it, and
+    its liberties are theirs and its empty neighbours (less the point it fills), and the stones it
+    takes (the blocks of ours next to it whose only liberty it fills) that touch it or them.
     """
-    grid = topology.grid
+    near = adjacent(topology.size)
+    block_of = topology.block_of.ravel().tolist()
     point = int(block.liberties[0])
-    capturer = -block.color
-    after = grid.copy()
-    after.flat[point] = capturer
-    # Every block of ours with its only liberty at ``point`` is taken by the same move.
-    for b in topology.blocks:
-        if b.color == block.color and len(b.liberties) == 1 and b.liberties[0] == point:
-            after.flat[b.points] = 0
-    labels, _ = ndimage.label(after == capturer, FOUR)
-    own = labels == labels.flat[point]
-    liberties = ndimage.binary_dilation(own, FOUR) & (after == 0)
-    return int(liberties.sum()) >= 2
+    joined, taken, liberties = {-1}, [], set()  # joined: block labels, -1 for the capturing stone
+    for q in near[point]:
+        label = block_of[q]
+        if not label:
+            liberties.add(q)
+            continue
+        other = topology.blocks[label - 1]
+        if other.color != block.color:
+            joined.add(label)
+            liberties.update(other.liberties.tolist())
+        elif len(other.liberties) == 1:
+            taken.extend(other.points.tolist())
+    liberties.discard(point)
+    block_of[point] = -1
+    liberties.update(p for p in taken if any(block_of[q] in joined for q in near[p]))
+    return len(liberties) >= 2
 
 
 def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus]:

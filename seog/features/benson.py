@@ -22,17 +22,19 @@ def unconditionally_alive(topology: Topology) -> set[int]:
 def _alive_of_color(topology: Topology, color: int) -> set[int]:
     blocks = {b.id for b in topology.blocks if b.color == color}
     cers = topology.cers[color]
-    # A region with no empty point cannot give a block a liberty: never vital.
+    # A region with no empty point cannot give a block a liberty: never vital. Nor can a region
+    # with more empty points than the block has liberties.
     vital_to = {}
     for cer in cers:
-        if len(cer.empty) == 0:
+        size = len(cer.empty)
+        if size == 0:
             continue
         empty = set(cer.empty.tolist())
-        vital_to[cer.id] = {b for b in cer.blocks
-                            if empty <= set(topology.blocks[b].liberties.tolist())}
+        vital_to[cer.id] = {b for b in cer.blocks if len(topology.blocks[b].liberties) >= size
+                            and empty.issubset(topology.blocks[b].liberties.tolist())}
     regions = set(vital_to)
     while True:
-        counts = {b: 0 for b in blocks}
+        counts = dict.fromkeys(blocks, 0)
         for r in regions:
             for b in vital_to[r]:
                 if b in counts:
@@ -41,4 +43,4 @@ def _alive_of_color(topology: Topology, color: int) -> set[int]:
         if not dropped:
             return blocks
         blocks -= dropped
-        regions = {r for r in regions if not dropped & set(cers[r].blocks)}
+        regions = {r for r in regions if dropped.isdisjoint(cers[r].blocks)}
