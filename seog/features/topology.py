@@ -1,7 +1,8 @@
 """Blocks, chains, empty regions and colour-enclosed regions (CERs) of a position.
 
 Everything is computed with whole-array operations (``scipy.ndimage.label`` and shifted
-comparisons); per-object lists are built once from sorted index arrays. Points are grid
+comparisons) but chains (a union-find over the shared liberties); per-object lists are built once
+from sorted index arrays. Points are grid
 indices (``row * size + col``, see ``coords``).
 
 Vocabulary (as in the study):
@@ -188,10 +189,10 @@ def _incidence(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> 
 
     A dense bool matrix does the work of ``np.unique``: the label ranges here are small.
     """
-    hit = np.zeros(n_rows * n_cols, dtype=bool)
-    hit[rows.astype(np.int64) * n_cols + cols] = True
-    row, col = np.divmod(np.flatnonzero(hit), n_cols)
-    return col, [0, *np.cumsum(np.bincount(row, minlength=n_rows)).tolist()]
+    hit = np.zeros((n_rows, n_cols), dtype=bool)
+    hit[rows, cols] = True
+    row, col = nonzero2(hit)
+    return col, [0, *np.bincount(row, minlength=n_rows).cumsum().tolist()]
 
 
 def _split(values, bounds: list, first: int, stop: int) -> list:
@@ -199,38 +200,29 @@ def _split(values, bounds: list, first: int, stop: int) -> list:
     return [values[a:b] for a, b in zip(bounds[first:stop], bounds[first + 1:stop + 1])]
 
 
-def _chain_of(masks: np.ndarray, block_flat: np.ndarray, near: np.ndarray, near_black: np.ndarray,
-              n_blocks: int) -> np.ndarray:
-    """Chain id of each block, chains numbered in the order of their first block (as the
-    connected components of the graph of blocks sharing a liberty).
+def _chain_of(near: np.ndarray, empty: np.ndarray, n_black: int, n_blocks: int) -> np.ndarray:
+    """Chain id of each block, chains numbered in the order of their first block: the connected
+    components of the graph of blocks sharing a liberty, by union-find over the blocks of one
+    colour around each empty point. ``near``: the block labels around each point (black's first,
+    up to ``n_black``); ``empty``: the empty points."""
+    labels = near[:, empty]
+    labels.sort(axis=0)
+    a, b = labels[:-1], labels[1:]
+    # consecutive distinct labels of one colour around a point: a shared liberty
+    link = (a > 0) & (a != b) & ((a <= n_black) == (b <= n_black))
+    root = list(range(n_blocks + 1))  # by label; a component's root is its lowest label
 
-    One label call on boards three times finer, each point a plus of five pixels: a stone has
-    all four arms, an empty point only those towards stones of the board's colour, so blocks
-    meet through shared liberties and liberties never meet each other. ``masks``: black, white
-    and empty points first (as in ``analyze``); ``block_flat``: block label per point;
-    ``near``: block labels around each point, ``near_black``: which of them are black.
-    """
-    _, h, w = masks.shape
-    hw = h * w
-    empty = masks[2].reshape(hw)
-    # (2, 4, hw): for each colour's board, the arms of each point
-    arms = (np.stack([near_black, (near > 0) & ~near_black]) & empty) | masks[:2].reshape(2, 1, hw)
-    fine = np.zeros((2, h, 3, w, 3), dtype=bool)
-    fine[:, :, 1, :, 1] = masks[:2] | masks[2]
-    fine[:, :, 0, :, 1] = arms[:, 0].reshape(2, h, w)
-    fine[:, :, 2, :, 1] = arms[:, 1].reshape(2, h, w)
-    fine[:, :, 1, :, 0] = arms[:, 2].reshape(2, h, w)
-    fine[:, :, 1, :, 2] = arms[:, 3].reshape(2, h, w)
-    fine_labels, n_fine = ndimage.label(fine.reshape(2, 3 * h, 3 * w), STACK)
-    centre = fine_labels.reshape(2, h, 3, w, 3)[:, :, 1, :, 1].reshape(2, hw)
-    piece = np.zeros(n_blocks + 1, dtype=np.int64)
-    piece[block_flat] = np.where(masks[0].reshape(hw), centre[0], centre[1])  # one value per block
-    piece = piece[1:]
-    ids = np.arange(n_blocks)
-    head = np.full(n_fine + 1, n_blocks, dtype=np.int64)  # first block of each piece
-    np.minimum.at(head, piece, ids)
-    head = head[piece]
-    return (np.cumsum(head == ids) - 1)[head]
+    def find(x: int) -> int:
+        while root[x] != x:
+            root[x] = root[root[x]]
+            x = root[x]
+        return x
+
+    for x, y in zip(a[link].tolist(), b[link].tolist()):
+        rx, ry = find(x), find(y)
+        root[max(rx, ry)] = min(rx, ry)
+    head = np.array([find(x) for x in range(1, n_blocks + 1)], dtype=np.intp) - 1  # first block of each chain
+    return ((head == np.arange(n_blocks)).cumsum() - 1)[head]
 
 
 def analyze(grid: np.ndarray) -> Topology:
@@ -272,19 +264,21 @@ def analyze(grid: np.ndarray) -> Topology:
     in_cer = np.where(near_black, flat[3], flat[4])
     opponent = touch & ~empty & (near != block_flat)
     boundary = touch & (in_cer > 0)
-    region_rows, region_blocks = np.broadcast_to(flat[2], near.shape)[libs], near[libs]
+    lib_points = nonzero2(libs)[1]  # the point of each (direction, point) pair in ``libs``
+    lib_blocks = near[libs]
+    region_rows = flat[2][lib_points]
     cer_rows, cer_blocks = in_cer[boundary], near[boundary]
     adjacent, adjacent_bounds = _incidence(
-        np.concatenate([np.broadcast_to(block_flat, near.shape)[opponent], region_rows, cer_rows]),
-        np.concatenate([near[opponent], region_blocks, cer_blocks]), total + 1, n_blocks + 1)
+        np.concatenate([block_flat[nonzero2(opponent)[1]], region_rows, cer_rows]),
+        np.concatenate([near[opponent], lib_blocks, cer_blocks]), total + 1, n_blocks + 1)
     adjacent = (adjacent - 1).tolist()
     # and (block, object): the regions and the CERs of its colour around each block
-    block_regions, block_regions_bounds = _incidence(region_blocks, region_rows - (n_blocks + 1),
+    block_regions, block_regions_bounds = _incidence(lib_blocks, region_rows - (n_blocks + 1),
                                                      n_blocks + 1, n_regions)
     cer_local = cer_rows - np.where(cer_rows > b_end, b_end + 1, r_end + 1)
     block_cers, block_cers_bounds = _incidence(cer_blocks, cer_local, n_blocks + 1, max(total - r_end, 1))
 
-    chain_of = _chain_of(masks, block_flat, near, near_black, n_blocks)
+    chain_of = _chain_of(near, empty, n_black, n_blocks)
     n_chains = int(chain_of.max()) + 1 if n_blocks else 0
 
     # the opponent's CER around each block
@@ -300,13 +294,11 @@ def analyze(grid: np.ndarray) -> Topology:
     keys[5:7] = np.where(empty, flat[3:5] + total, 0)
     keys[7] = np.concatenate([[0], chain_of + (2 * total + 1)])[block_flat]
     keys = keys.reshape(-1)
-    order = np.argsort(keys, kind="stable") % hw
-    bounds = np.cumsum(np.bincount(keys, minlength=n_keys)).tolist()
+    order = keys.argsort(kind="stable") % hw
+    bounds = np.bincount(keys, minlength=n_keys).cumsum().tolist()
     points = [order[a:b] for a, b in zip(bounds, bounds[1:])]  # points[k - 1]: of key k
 
     # liberties: rows 1..n_blocks for blocks, then one per chain
-    lib_blocks = near[libs]
-    lib_points = np.broadcast_to(np.arange(hw), near.shape)[libs]
     lib_rows = np.concatenate([lib_blocks, chain_of[lib_blocks - 1] + (n_blocks + 1)])
     liberties, lib_bounds = _incidence(lib_rows, np.concatenate([lib_points, lib_points]),
                                        n_blocks + n_chains + 1, hw)
@@ -326,15 +318,15 @@ def analyze(grid: np.ndarray) -> Topology:
                for bs in region_blocks]
     regions = list(map(Region, range(n_regions), points[n_blocks:r_end], region_blocks, borders))
 
-    members = np.argsort(chain_of, kind="stable").tolist()
-    member_bounds = [0, *np.cumsum(np.bincount(chain_of, minlength=n_chains)).tolist()]
+    members = chain_of.argsort(kind="stable").tolist()
+    member_bounds = [0, *np.bincount(chain_of, minlength=n_chains).cumsum().tolist()]
     chain_blocks = _split(members, member_bounds, 0, n_chains)
     chains = list(map(Chain, range(n_chains), [colors[m[0]] for m in chain_blocks], chain_blocks,
                       points[2 * total:2 * total + n_chains],
                       _split(liberties, lib_bounds, n_blocks + 1, n_blocks + n_chains + 1)))
 
-    inside = np.argsort(enclosing, kind="stable").tolist()
-    inside_bounds = [0, *np.cumsum(np.bincount(enclosing, minlength=total + 1)).tolist()]
+    inside = enclosing.argsort(kind="stable").tolist()
+    inside_bounds = [0, *np.bincount(enclosing, minlength=total + 1).cumsum().tolist()]
     cer_of, cers = {}, {}
     for color, first, last, offset in ((BLACK, r_end, b_end, 3), (WHITE, b_end, total, 4)):
         cer_of[color] = np.where(labels[offset] > 0, labels[offset] - first, 0)
@@ -387,6 +379,12 @@ def count(sets: np.ndarray) -> np.ndarray:
     if len(sets) == 0:
         return np.zeros(0, dtype=np.int64)
     return rowcount(sets.reshape(len(sets), -1))
+
+
+def nonzero2(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, columns) of the true values of a 2-D array, as ``mask.nonzero()`` but from a flat
+    nonzero and a division: ten times faster on arrays of thousands of points."""
+    return divmod(mask.reshape(-1).nonzero()[0], mask.shape[1])
 
 
 def rowcount(rows: np.ndarray) -> np.ndarray:
