@@ -32,6 +32,7 @@ from seog.features.topology import (
     dilate,
     frame,
     hole_free,
+    nonzero2,
     rowcount,
     split_points,
 )
@@ -289,7 +290,7 @@ def _move_maps(empty: np.ndarray, block_lab: np.ndarray, lk: np.ndarray, lp: np.
     """(2, 2, points) flat bool masks over framed points, indexed [colour (BLACK, WHITE), kind]:
     empty points where a stone of that colour would have <= 1 (kind 0, self-atari) or no (kind 1,
     suicide) liberties without capturing anything. ``lk``, ``lp``: the (block, liberty) pairs."""
-    points = np.flatnonzero(empty)
+    points = empty.nonzero()[0]
     around = points[:, None] + _layout(w)[0][1:]
     nb_lab = block_lab[around]  # (E, 4); 0: empty or frame
     nb_empty = empty[around]
@@ -301,7 +302,7 @@ def _move_maps(empty: np.ndarray, block_lab: np.ndarray, lk: np.ndarray, lp: np.
     # at most one empty neighbour: the 4 bytes as a uint32 have at most one bit set
     one = nb_empty.view(np.uint32)[:, 0]
     cand = (rules_out.view(np.uint32)[..., 0] == 0) & ((one & (one - 1)) == 0)[None, :]
-    ci, e = np.divmod(np.flatnonzero(cand), len(points))
+    ci, e = nonzero2(cand)
     n_after = _liberties_after(points[e], ci, nb_kind[e], nb_lab[e], nb_empty[e], around[e], lk, lp, len(libs))
     maps = np.zeros((2, 2, len(empty)), dtype=bool)
     maps[ci, 0, points[e]] = n_after <= 1
@@ -341,7 +342,11 @@ def _pick(mask: np.ndarray, key: np.ndarray, k: int) -> np.ndarray:
     keyed = np.where(mask, key, _NONE)
     if b < k:
         keyed = np.concatenate([keyed, np.full((len(mask), k - b), _NONE)], axis=1)
-    best = keyed.min(axis=1)[:, None] if k == 1 else np.sort(keyed, axis=1)[:, :k]
+    if k == 1:
+        best = np.minimum.reduce(keyed, axis=1)[:, None]
+    else:
+        keyed.sort(axis=1)
+        best = keyed[:, :k]
     return np.where(best < _NONE, best % b, -1)
 
 
@@ -390,7 +395,7 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     cer[1] += k_black * (cer[1] > 0)
 
     # -- the blocks: stones, blocks dilated once (d1), liberties as (block, point) pairs
-    sp = np.flatnonzero(block_lab)
+    sp = block_lab.nonzero()[0]
     sk = block_lab[sp] - 1
     sc = grid[sp]  # stone colours
     colors = np.empty(nb, dtype=np.intp)
@@ -402,7 +407,7 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     d1 = np.zeros((nb, npts), dtype=bool)
     d1.reshape(-1)[sk * npts + around] = True
     lib = d1 & empty
-    lk, lp = np.divmod(np.flatnonzero(lib), npts)
+    lk, lp = nonzero2(lib)
     size = np.bincount(sk, minlength=nb)
     libs = np.bincount(lk, minlength=nb)
     perim = rowcount(d1) - size  # the stones are in d1
@@ -422,7 +427,7 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     # own minus opponent stones within distance 2 but off the block: the block adds its colour times its size
     majority = colors * (_grow(d1, w).astype(np.float32) @ grid.astype(np.float32)) - size
     # centres of mass from the stones (framed rows and columns, one more than on the board)
-    row, col = np.divmod(sp, w)
+    row, col = sp // w, sp % w
     cy = np.bincount(sk, weights=row - 1, minlength=nb) / size
     cx = np.bincount(sk, weights=col - 1, minlength=nb) / size
     cm_x, cm_y = np.minimum(cx, n - 1 - cx), np.minimum(cy, n - 1 - cy)
@@ -490,7 +495,7 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     inside = np.bincount(inside, minlength=nb * n_cols).reshape(nb, n_cols)
     cers, terrs, opp_chains = (slice(c + 1, c + 1 + k) for c, k in zip(col0[2:], (n_cers, n_terr, n_chains)))
     adjacent = near[:, 1:nb + 1] > 0
-    np.fill_diagonal(adjacent, False)
+    adjacent[ids, ids] = False
     own_cer = near[:, cers] > 0
     lib_in_cer = inside[:, cers]
     touch = near[:, terrs] > 0
@@ -498,13 +503,13 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     # -- CERs: eyes, partially accessible CERs (pacers: not eyes, holding liberties of the block)
     eyes = own_cer & is_eye
     pacer = own_cer & ~is_eye & (lib_in_cer > 0)
-    pb, pk = np.divmod(np.flatnonzero(pacer), n_cers)
+    pb, pk = nonzero2(pacer)
     # one stack: the CERs, then per pacer its inner part (the points that are not the block's
     # liberties), then its accessible part (the block's liberties in it); one call measures the
     # perimeters of all (points next to a set, off it: its dilation minus its points)
     m = len(pb)
     sets = np.zeros((n_cers + 2 * m, npts), dtype=bool)
-    c_pts = np.flatnonzero(cer)
+    c_pts = cer.reshape(-1).nonzero()[0]
     sets[cer.reshape(-1)[c_pts] - 1, c_pts % npts] = True
     region = sets[pk]
     inner, acc = sets[n_cers:n_cers + m], sets[n_cers + m:]
@@ -519,7 +524,7 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     # whether it has holes, and taking a bordering block's liberties out of a hole-free region leaves
     # it hole-free
     c_whole = hole_free(sets[:n_cers].reshape(n_cers, w, w), c_size)
-    eye_ids, inner_ids = np.flatnonzero(is_eye & (c_size >= 3)), np.flatnonzero(inner_size >= 3)
+    eye_ids, inner_ids = (is_eye & (c_size >= 3)).nonzero()[0], (inner_size >= 3).nonzero()[0]
     splits = split_points(np.concatenate([sets[eye_ids], inner[inner_ids]]).reshape(-1, w, w),
                           np.concatenate([c_whole[eye_ids], c_whole[pk[inner_ids]]]))
     c_split = np.zeros(n_cers, dtype=np.int64)
@@ -540,7 +545,7 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     ch_eye_stats = (chain_cer & is_eye).astype(np.float64) @ eye_table
     # the chain's pacers of at most 5 and 9 points: how many, and the mean power over their empty points
     small = ch_pacer & (c_size <= _PACER_LIMITS)
-    small_num, small_pts = small.sum(axis=2), np.maximum(small @ c_empty, 1)
+    small_num, small_pts = rowcount(small.reshape(2 * n_chains, n_cers)).reshape(2, n_chains), np.maximum(small @ c_empty, 1)
     small_power = [(small[j] @ c_power) / small_pts[j] for j in (0, 1)]
 
     # -- territory (Zobrist 5/21) next to the block and its chain
@@ -563,7 +568,7 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     # links it to itself or an opponent) or a common empty region
     links = (near[:, :col0[2]] > 0).astype(np.float32)
     friends = (links @ links.T > 0) & (colors[:, None] == colors)
-    np.fill_diagonal(friends, False)
+    friends[ids, ids] = False
     others[3] = _pick(friends, strong_key, 1)[:, 0]
 
     # liberties shared with weak1, weak2 and the friend (-1, "none", is masked below) and with the
@@ -576,13 +581,13 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     exists = others >= 0
     neighbours = base[np.where(exists, others, nb)]
     neighbours[..., 3] = np.where(exists, with_others, 0)
-    chain_table = _side_by_side([ch_blocks, ch_size, ch_perim, ch_libs, chain_cer.sum(axis=1), ch_eye_stats,
+    chain_table = _side_by_side([ch_blocks, ch_size, ch_perim, ch_libs, rowcount(chain_cer), ch_eye_stats,
                                  ch_ext, ch_split, ch_terr, small_num[0], small_power[0], small_num[1],
                                  small_power[1]], n_chains)
     opp_chain = np.where(exists[0][:, None], chain_table[chain_of[others[0]]][:, _OPP_CHAIN_COLUMNS], 0.0)
 
     values = _side_by_side([
-        size, perim, libs, lib2, lib3, protected, chain_conn, adjacent.sum(axis=1),
+        size, perim, libs, lib2, lib3, protected, chain_conn, rowcount(adjacent),
         majority, cm_x, cm_y, height * width,
         eye_stats, *pacer_stats, pacer_power,
         c_size[enclosing], c_perim[enclosing],
