@@ -34,9 +34,9 @@ def pad_related(related_lists) -> np.ndarray:
 def dynamic_inputs(p: np.ndarray, related: np.ndarray) -> np.ndarray:
     """Slot means of ``p`` over ``related`` (``(n, 7, K)`` indices into ``p``, -1 padded); empty slots 0.5."""
     related = np.asarray(related)
-    valid = related >= 0
-    values = np.where(valid, np.asarray(p, dtype=np.float64)[np.where(valid, related, 0)], 0.0)
-    counts = valid.sum(axis=-1)
+    # a 0 after the last block: padding (-1) reads it
+    values = np.concatenate([np.asarray(p, dtype=np.float64), [0.0]])[related]
+    counts = (related >= 0).sum(axis=-1)
     return np.where(counts > 0, values.sum(axis=-1) / np.maximum(counts, 1), 0.5)
 
 
@@ -53,7 +53,7 @@ def run_cascade(model, x_scaled: np.ndarray, p: np.ndarray, rows: np.ndarray,
         if related is None:
             raise ValueError("a cascade of several nets needs the related blocks of each block")
         p[rows] = out
-        out = net.predict(np.hstack([x_scaled, dynamic_inputs(p, related)]))
+        out = net.predict(np.concatenate([x_scaled, dynamic_inputs(p, related)], axis=1))
     p[rows] = out
     return out
 
@@ -69,7 +69,7 @@ def classify(topology, unsettled_ids, settled: dict, model) -> dict[int, BlockSt
     p = np.full(len(topology.blocks), 0.5)
     for b, status in settled.items():
         p[b] = 1.0 if status.alive else 0.0
-    related = pad_related(vector.related(topology, ids.tolist())) if len(model.nets) > 1 else None
+    related = vector.related_array(topology, ids) if len(model.nets) > 1 else None
     probs = run_cascade(model, x, p, ids, related)
     out = {}
     for b, prob in zip(ids.tolist(), probs.tolist()):

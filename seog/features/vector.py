@@ -194,6 +194,39 @@ def related(topology: Topology, block_ids) -> list[list[list[int]]]:
     return [table.related[b] for b in ids]
 
 
+def related_array(topology: Topology, block_ids) -> np.ndarray:
+    """``related`` as one ``(n, 7, K)`` int64 array padded with -1, K the longest list (at least 1):
+    what ``cascade.pad_related`` makes of the lists, built with array operations."""
+    ids = _ids(topology, block_ids)
+    if len(ids) == 0:
+        return np.full((0, len(DYNAMIC), 1), -1, dtype=np.int64)
+    picks = _table(topology, None).picks
+    chain_of = picks[:, 0]
+    nb = len(chain_of)
+    # every chain's blocks in id order, padded with -1 (a column more than the longest)
+    sizes = np.bincount(chain_of)
+    order = chain_of.argsort(kind="stable")
+    place = np.empty(nb, dtype=np.intp)  # each block's place in its chain
+    place[order] = np.arange(nb) - (sizes.cumsum() - sizes)[chain_of[order]]
+    members = np.full((len(sizes), sizes.max() + 1), -1, dtype=np.int64)
+    members[chain_of, place] = np.arange(nb)
+    w1 = picks[ids, 1]
+    own_chain, opp_chain = chain_of[ids], chain_of[w1]
+    has_opp = w1 >= 0
+    k = max(1, int(sizes[own_chain].max()) - 1, int(sizes[opp_chain[has_opp]].max(initial=0)))
+    # the other blocks of its chain: its chain's row with the block taken out
+    own = members[own_chain]
+    others = np.where(np.arange(own.shape[1] - 1) < place[ids, None], own[:, :-1], own[:, 1:])
+    opp = members[opp_chain]
+    opp[~has_opp] = -1
+    out = np.full((len(ids), len(DYNAMIC), k), -1, dtype=np.int64)
+    out[:, 0, 0] = ids
+    out[:, 1] = others[:, :k]
+    out[:, [2, 3, 5, 6], 0] = picks[ids, 1:]  # -1 (none) reads as padding
+    out[:, 4] = opp[:, :k]
+    return out
+
+
 def dynamic(p_alive, related_lists) -> np.ndarray:
     """(n, 7) mean predicted p_alive over each slot of ``related`` (0.5 for an empty slot).
 
