@@ -106,17 +106,17 @@ def _ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segm
     n = planes.shape[-1]
     seg = segment.ravel()
     # Points sorted by segment, so each segment's sum is one slice of a running reduction.
-    order = np.argsort(seg, kind="stable")
+    order = seg.argsort(kind="stable")
     sizes = np.bincount(seg)
     if len(sizes) != n_segments or not sizes.all():
         raise ValueError(f"segment ids must number 0..{n_segments - 1} with no gap")
-    starts = np.concatenate([[0], np.cumsum(sizes[:-1])])
+    starts = np.concatenate([[0], sizes[:-1].cumsum()])
     counts = sizes.astype(np.float32)
     h = np.maximum(conv(planes, refiner.stem_w, refiner.stem_b), 0)
     for w, b, pw, pb in zip(refiner.conv_w, refiner.conv_b, refiner.pool_w, refiner.pool_b):
         flat = h.reshape(h.shape[0], -1)
-        means = np.add.reduceat(np.take(flat, order, axis=1), starts, axis=1) / counts
-        mixed = np.take(pw @ means + pb[:, None], seg, axis=1)
+        means = np.add.reduceat(flat.take(order, axis=1), starts, axis=1) / counts
+        mixed = (pw @ means + pb[:, None]).take(seg, axis=1)
         mixed += flat
         h = conv(h, w, b)
         h += mixed.reshape(h.shape)

@@ -38,19 +38,23 @@ def static_planes(topology: Topology, alive: Iterable[int] = ()) -> np.ndarray:
     libs = np.zeros(len(topology.blocks) + 1)
     libs[1:] = [len(b.liberties) for b in topology.blocks]
     sizes = np.bincount(block_of, minlength=len(topology.blocks) + 1).astype(np.float64)
+    log_size = np.log2(sizes + 1) / 6
+    log_size[0] = 0  # label 0: no block
     at = libs[block_of]
     out[4] = stone & (at == 1)
     out[5] = stone & (at == 2)
     out[6] = stone & (at == 3)
     out[7] = stone & (at >= 4)
-    out[8] = np.where(stone, np.log2(sizes[block_of] + 1) / 6, 0)
+    out[8] = log_size[block_of]
     region_of = topology.region_of.ravel()
     empty = region_of > 0
     rsizes = np.bincount(region_of, minlength=len(topology.regions) + 1).astype(np.float64)
+    log_rsize = np.log2(rsizes + 1) / 6
+    log_rsize[0] = 0
     owner = np.zeros(len(topology.regions) + 1)
     owner[1:] = [BLACK if r.borders == {BLACK} else WHITE if r.borders == {WHITE} else 0
                  for r in topology.regions]
-    out[9] = np.where(empty, np.log2(rsizes[region_of] + 1) / 6, 0)
+    out[9] = log_rsize[region_of]
     out[10] = empty & (owner[region_of] == BLACK)
     out[11] = empty & (owner[region_of] == WHITE)
     benson = np.zeros(len(topology.blocks) + 1, dtype=bool)
