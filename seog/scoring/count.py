@@ -32,7 +32,7 @@ import numpy as np
 from scipy import ndimage
 
 from seog.features.coords import BLACK, EMPTY, WHITE
-from seog.features.topology import FOUR, STACK, adjacent_pairs, around, label_blocks, rowcount
+from seog.features.topology import FOUR, STACK, adjacent_pairs, around, label_blocks, nonzero2, rowcount
 from seog.scoring.result import format_result
 from seog.scoring.rules import Rules
 
@@ -166,7 +166,7 @@ def protective_points(live: np.ndarray, neutral: np.ndarray) -> np.ndarray:
     if not inner.any():
         return out.reshape(live.shape)
     # both colours' groups in one labelling (Black's, then White's)
-    stones = np.stack([live == BLACK, live == WHITE])
+    stones = np.array([live == BLACK, live == WHITE])
     groups, n = ndimage.label(stones | neutral, STACK)
     stone_group = np.where(stones[0], groups[0], groups[1] * stones[1])
     near = around(stone_group)[:, inner]  # the groups whose stones touch each inner point
@@ -175,7 +175,7 @@ def protective_points(live: np.ndarray, neutral: np.ndarray) -> np.ndarray:
     distinct[1:] &= near[1:] != near[:-1]
     group = near[distinct]
     lonely = np.bincount(group, minlength=n + 1)[group] == 1
-    out[np.broadcast_to(np.flatnonzero(inner), near.shape)[distinct][lonely]] = True
+    out[inner.nonzero()[0][nonzero2(distinct)[1][lonely]]] = True
     return out.reshape(live.shape)
 
 
@@ -222,12 +222,12 @@ def count(grid: np.ndarray, dead: np.ndarray, rules: Rules, komi: float, handica
 
     breakdown, points = {}, {}
     for color in (BLACK, WHITE):
-        item = {"territory": int(territory[color].sum())}
+        item = {"territory": int(np.count_nonzero(territory[color]))}
         if rules.area:
-            item["stones"] = int((live == color).sum())
+            item["stones"] = int(np.count_nonzero(live == color))
         else:
             item["prisoners"] = int(prisoners.get(color, 0))
-            item["dead_stones"] = int((dead & (grid == -color)).sum())
+            item["dead_stones"] = int(np.count_nonzero(dead & (grid == -color)))
         if color == WHITE:
             item["komi"] = float(komi)
             if rules.area:
@@ -236,9 +236,14 @@ def count(grid: np.ndarray, dead: np.ndarray, rules: Rules, komi: float, handica
         breakdown[color] = item
 
     return Score(grid.shape[0], rules, float(komi), int(handicap), points[BLACK], points[WHITE],
-                 ownership, {c: np.flatnonzero(territory[c]) for c in (BLACK, WHITE)},
-                 np.flatnonzero(dame), np.flatnonzero(seki_stones), np.flatnonzero(dead), breakdown,
+                 ownership, {c: _indices(territory[c]) for c in (BLACK, WHITE)},
+                 _indices(dame), _indices(seki_stones), _indices(dead), breakdown,
                  {BLACK: int(prisoners.get(BLACK, 0)), WHITE: int(prisoners.get(WHITE, 0))})
+
+
+def _indices(mask: np.ndarray) -> np.ndarray:
+    """Grid indices of the true points (``np.flatnonzero`` without its wrapper's overhead)."""
+    return mask.reshape(-1).nonzero()[0]
 
 
 def _touching(labels: np.ndarray, mask: np.ndarray) -> np.ndarray:
