@@ -16,15 +16,25 @@ goes to these walks.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
-from seog.features.coords import index_to_flat, neighbour_offsets
+from seog.features.coords import index_to_flat
 
 EMPTY, WALL = 0, 3
 ESCAPE = 5  # a block with this many liberties has run away
 DEPTH = 12  # plies
 NODES = 70  # positions searched per block before giving up (the longest proof on the dev sets took 67)
 POSITION_NODES = 210  # and per position (the worst dev position takes about 17 ms, docs/benchmarks.md)
+
+
+@cache
+def _around(size: int) -> tuple[tuple[int, int, int, int], ...]:
+    """The up, left, right and down neighbours of every padded flat point (the walls' too, which
+    stay inside the padded board's range so long as nobody walks from them)."""
+    s = size + 2
+    return tuple((q - s, q - 1, q + 1, q + s) for q in range(s * s))
 
 
 class Budget(Exception):
@@ -36,11 +46,11 @@ class Reader:
 
     def __init__(self, grid: np.ndarray, depth: int = DEPTH, nodes: int = NODES, total: int = POSITION_NODES):
         size = grid.shape[0]
-        self.size, self.stride = size, size + 2
+        self.size = size
         board = np.full((size + 2, size + 2), WALL, dtype=np.uint8)
         board[1:-1, 1:-1] = grid % 3  # black 1 -> 1, white -1 -> 2, empty 0
         self.start = bytearray(board.tobytes())
-        self.offsets = neighbour_offsets(size)
+        self.around = _around(size)
         self.depth, self.nodes, self.total = depth, nodes, total
 
     def flat(self, index: int) -> int:
@@ -50,12 +60,12 @@ class Reader:
     # ---- board primitives ------------------------------------------------------------------
     def block(self, stones: bytearray, p: int, cap: int = 999) -> tuple[set[int], set[int]]:
         """The block at ``p`` and its liberties; stops early once it has ``cap`` liberties."""
-        color, s = stones[p], self.stride
+        color, around = stones[p], self.around
         seen, stack, libs = {p}, [p], set()
         push, mark, free = stack.append, seen.add, libs.add
         while stack:
             q = stack.pop()
-            for r in (q - s, q - 1, q + 1, q + s):
+            for r in around[q]:
                 v = stones[r]
                 if v == EMPTY:
                     free(r)
@@ -74,8 +84,7 @@ class Reader:
         after[p] = color
         other = 3 - color
         taken = []
-        for d in self.offsets:
-            q = p + d
+        for q in self.around[p]:
             if after[q] == other:
                 points, libs = self.block(after, q, 1)
                 if not libs:
@@ -90,10 +99,9 @@ class Reader:
 
     def short_neighbours(self, stones: bytearray, points: list[int], color: int, cap: int) -> list[set[int]]:
         """The liberties of every ``color`` block next to ``points`` that has fewer than ``cap``."""
-        seen, out = set(), []
+        seen, out, around = set(), [], self.around
         for q in points:
-            for d in self.offsets:
-                r = q + d
+            for r in around[q]:
                 if stones[r] == color and r not in seen:
                     block, libs = self.block(stones, r, cap)
                     seen.update(block)
@@ -160,13 +168,13 @@ class Reader:
 
         Worked out without playing: the liberties left, the move's empty neighbours and those of
         the own blocks it joins (a move that captures is left to the search)."""
-        color, s = stones[next(iter(points))], self.stride
+        color = stones[next(iter(points))]
         for move in libs:
             if move == ko:
                 continue
             new = set(libs)
             new.discard(move)
-            for r in (move - s, move - 1, move + 1, move + s):
+            for r in self.around[move]:
                 v = stones[r]
                 if v == EMPTY:
                     new.add(r)
