@@ -95,8 +95,10 @@ def _union(ids: set[int], links: list[list[int]]) -> dict[int, int]:
 
     for blocks in links:
         mine = [b for b in blocks if b in parent]
-        for b in mine[1:]:
-            parent[find(b)] = find(mine[0])
+        if len(mine) > 1:
+            root = find(mine[0])  # stays the root: only other roots are put under it
+            for b in mine[1:]:
+                parent[find(b)] = root
     return {b: find(b) for b in parent}
 
 
@@ -127,7 +129,9 @@ def _eyes(topology: Topology, color: int, blocks: list[int], alive: list[bool]) 
 
 def _walled_alone(cer, mine: set[int], alive: list[bool]) -> bool:
     """Is the region enclosed by the group's blocks (``mine``) alone, with no living opponent stone in it?"""
-    return bool(cer.blocks) and set(cer.blocks) <= mine and not any(alive[i] for i in cer.inner_blocks)
+    # the first block tried alone turns most regions away without building a set
+    return (bool(cer.blocks) and cer.blocks[0] in mine and set(cer.blocks) <= mine
+            and not any(alive[i] for i in cer.inner_blocks))
 
 
 def _false_eye(topology: Topology, point: int, color: int, alive: list[bool]) -> bool:
@@ -305,7 +309,8 @@ def _dead_groups(topology: Topology, statuses: dict):
         links += [c.blocks for c in topology.cers[color] if set(c.blocks) <= judged]
         for blocks in _members(_union(judged, links)).values():
             mine = set(blocks)
-            enclosed = [cer for cer in topology.cers[color] if cer.blocks and set(cer.blocks) <= mine
+            enclosed = [cer for cer in topology.cers[color]
+                        if cer.blocks and cer.blocks[0] in mine and set(cer.blocks) <= mine
                         and not any(statuses[o].source == "benson" for o in cer.inner_blocks)]
             yield color, blocks, enclosed
 
