@@ -11,6 +11,7 @@ Inference is numpy alone (threadpoolctl keeps its matrix products on one BLAS th
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -88,17 +89,34 @@ def conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def _blas():
+def _blas() -> list:
     """The process's BLAS libraries: a thread pool only slows products this small, so the
     refiner runs them on one thread (a busy machine made them 100 times slower)."""
     from threadpoolctl import ThreadpoolController
 
-    return ThreadpoolController()
+    return ThreadpoolController().select(user_api="blas").lib_controllers
+
+
+@contextmanager
+def _one_blas_thread():
+    """BLAS on one thread inside the block. Each library is asked and set directly: threadpoolctl's
+    ``limit`` reads every library's whole description first, which cost 70 us a position."""
+    libs = _blas()
+    before = [lib.get_num_threads() for lib in libs]
+    for lib, threads in zip(libs, before):
+        if threads != 1:
+            lib.set_num_threads(1)
+    try:
+        yield
+    finally:
+        for lib, threads in zip(libs, before):
+            if threads != 1:
+                lib.set_num_threads(threads)
 
 
 def ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segments: int) -> np.ndarray:
     """Predicted ownership of every point, ``(n, n)`` in [-1, 1] (+ Black), from ``(N_INPUTS, n, n)`` planes."""
-    with _blas().limit(limits=1, user_api="blas"):
+    with _one_blas_thread():
         return _ownership(refiner, planes, segment, n_segments)
 
 
