@@ -433,7 +433,7 @@ def _splits(sets: np.ndarray, sure=None) -> tuple[np.ndarray, np.ndarray]:
     k_all, h, w = sets.shape
     flat = np.ascontiguousarray(sets).reshape(-1)
     gain = _gain(flat, w)
-    k, p = np.divmod(np.flatnonzero(gain >= 66), h * w)  # set points with n4 - squares - 1 >= 1
+    k, p = divmod((gain >= 66).nonzero()[0], h * w)  # set points with n4 - squares - 1 >= 1
     if len(k) == 0:
         return k, p
     doubt = np.ones(len(k), dtype=bool) if sure is None else ~np.asarray(sure, dtype=bool)[k]
@@ -441,7 +441,7 @@ def _splits(sets: np.ndarray, sure=None) -> tuple[np.ndarray, np.ndarray]:
         return k, p
     kd, pd = k[doubt], p[doubt]
     marked = np.bincount(kd, minlength=k_all) > 0
-    layers, local = np.flatnonzero(marked), (np.cumsum(marked) - 1)[kd]
+    layers, local = marked.nonzero()[0], (marked.cumsum() - 1)[kd]
     # layers stacked as one tall image: frames of neighbouring layers may merge, which never
     # joins two background pieces of one layer
     background, _ = ndimage.label(~sets[layers].reshape(-1, w), EIGHT)
