@@ -29,9 +29,14 @@ def _alive_of_color(topology: Topology, color: int) -> set[int]:
         size = len(cer.empty)
         if size == 0:
             continue
-        empty = set(cer.empty.tolist())
-        vital_to[cer.id] = {b for b in cer.blocks if len(topology.blocks[b].liberties) >= size
-                            and empty.issubset(topology.blocks[b].liberties.tolist())}
+        vital_to[cer.id] = vital = set()
+        empty = None  # built for the first block with liberties enough
+        for b in cer.blocks:
+            liberties = topology.blocks[b].liberties
+            if len(liberties) >= size:
+                empty = empty or set(cer.empty.tolist())
+                if empty.issubset(liberties.tolist()):
+                    vital.add(b)
     regions = set(vital_to)
     while True:
         counts = dict.fromkeys(blocks, 0)
