@@ -94,13 +94,11 @@ def regions(live: np.ndarray, near: np.ndarray | None = None) -> tuple[np.ndarra
     near = around(live, OFF) if near is None else near
     labels, n = ndimage.label(live == EMPTY, FOUR)
     flat = labels.reshape(-1)
+    # per colour, the regions it touches: label 0 (stones next to stones) dropped
+    black, white = (np.bincount(flat, (near == color).any(axis=0), minlength=n + 1)[1:] > 0 for color in (BLACK, WHITE))
     owner = np.zeros(n + 1, dtype=np.int8)
-    for color in (BLACK, WHITE):
-        touched = np.zeros(n + 1, dtype=bool)
-        touched[flat[(near == color).any(axis=0)]] = True
-        touched[0] = False  # stones next to stones
-        owner[touched] += np.int8(color)
     # Both colours: 1 + -1 = 0 (neutral); none (an empty board): 0.
+    owner[1:] = black.view(np.int8) - white.view(np.int8)
     return labels, n, owner
 
 
