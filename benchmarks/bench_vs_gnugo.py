@@ -5,7 +5,7 @@ shipped cascade and refiner, the count) and from the SGF text, each run three ti
 3.8 level 10's ``loadsgf`` + ``final_status_list dead``, once.
 Prints the medians and their ratio (the target is seog at least 100 times faster).
 
-    python benchmarks/bench_vs_gnugo.py [--games 30] [--folder ../shared/data/kgs-2017-q1]
+    python benchmarks/bench_vs_gnugo.py [--games 30] [--folder ../shared/data/kgs-2017-q1] [--size 9]
 """
 
 from __future__ import annotations
@@ -28,17 +28,28 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--folder", default=str(ROOT.parent / "shared/data/kgs-2017-q1"))
     p.add_argument("--games", type=int, default=30)
+    p.add_argument("--size", type=int, default=None, help="only the games on this board size")
     args = p.parse_args()
     if not gnugo_available():
         print("GNU Go is not installed (/usr/games/gnugo): nothing to compare with")
         return 1
-    paths = sorted(Path(args.folder).glob("*.sgf"))[: args.games]
-    if not paths:
-        print(f"no SGF files in {args.folder}")
+    paths = sorted(Path(args.folder).glob("*.sgf"))
+    records, games = [], []
+    for path in paths:
+        if len(games) == args.games:
+            break
+        data = path.read_bytes()
+        try:
+            game = sgf.loads(data)
+        except sgf.SgfError:
+            continue
+        if args.size in (None, game.size):
+            records.append(data)
+            games.append(game)
+    if not games:
+        print(f"no SGF files{f' of size {args.size}' if args.size else ''} in {args.folder}")
         return 1
     default_model()  # load the model once, as a server would
-    records = [path.read_bytes() for path in paths]
-    games = [sgf.loads(data) for data in records]
     for game in games[:3]:
         score_game(game)  # warm up
     # seog scores every position three times in a row: the first run, and the fastest of the
@@ -65,7 +76,7 @@ def main() -> int:
         return f"{name:<34} median {statistics.median(times) * 1000:8.2f} ms   p90 {times[int(0.9 * len(times))] * 1000:8.2f} ms"
 
     gnugo = statistics.median(theirs)
-    print(f"{len(paths)} positions from {args.folder}")
+    print(f"{len(games)} positions from {args.folder}")
     for key, name in (("position", "final position -> score"), ("sgf", "SGF text -> score")):
         print(line(f"seog, {name}", runs[key][0]))
         print(line("  fastest of 3", runs[key][1]))
