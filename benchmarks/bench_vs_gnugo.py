@@ -1,8 +1,9 @@
 """seog against GNU Go on the same final positions, timed in one run on the same machine.
 
-For each position: seog's whole path from the SGF's final board (topology, static pass, the
-shipped cascade and refiner, the count) and from the SGF text, each run three times; then GNU Go
-3.8 level 10's ``loadsgf`` + ``final_status_list dead``, once.
+For each position of a dev set (SGF games, or ogs-score-estimator's ``.game`` boards): seog's
+whole path from the final board (topology, static pass, the shipped cascade and refiner, the
+count) and, for an SGF game, from the SGF text, each run three times; then GNU Go 3.8 level 10's
+``loadsgf`` + ``final_status_list dead`` (of the game, or of the board as setup stones), once.
 Prints the medians and their ratio (the target is seog at least 100 times faster).
 
     python benchmarks/bench_vs_gnugo.py [--games 30] [--folder ../shared/data/kgs-2017-q1] [--size 9]
@@ -16,10 +17,11 @@ import sys
 import time
 from pathlib import Path
 
+from seog.datasets import devsets
 from seog.datasets.labels import GtpTeacher, gnugo_available
 from seog.features import sgf
 from seog.scoring.rules import rules_from_sgf
-from seog.scoring.score import default_model, score_game
+from seog.scoring.score import default_model, score_game, score_position
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,31 +35,24 @@ def main() -> int:
     if not gnugo_available():
         print("GNU Go is not installed (/usr/games/gnugo): nothing to compare with")
         return 1
-    paths = sorted(Path(args.folder).glob("*.sgf"))
-    records, games = [], []
-    for path in paths:
-        if len(games) == args.games:
-            break
-        data = path.read_bytes()
-        try:
-            game = sgf.loads(data)
-        except sgf.SgfError:
-            continue
-        if args.size in (None, game.size):
-            records.append(data)
-            games.append(game)
-    if not games:
-        print(f"no SGF files{f' of size {args.size}' if args.size else ''} in {args.folder}")
+    positions = [p for p in devsets.read(args.folder)[0] if args.size in (None, p.size)][: args.games]
+    if not positions:
+        print(f"no positions{f' of size {args.size}' if args.size else ''} in {args.folder}")
         return 1
+    records = [p.sgf_data for p in positions]
     default_model()  # load the model once, as a server would
-    for game in games[:3]:
-        score_game(game)  # warm up
+    for p in positions[:3]:
+        score_position(p.board)  # warm up
     # seog scores every position three times in a row: the first run, and the fastest of the
     # three, which drops the bursts of other work on this shared machine (a burst of a few ms is
     # most of one seog run, but lost in one GNU Go run). GNU Go answers each position once.
     runs = {"position": [[], []], "sgf": [[], []]}
-    for data, game in zip(records, games):
-        for key, work in (("position", lambda: score_game(game)), ("sgf", lambda: score_game(sgf.loads(data)))):
+    for data, p in zip(records, positions):
+        paths = [("position", lambda: score_position(p.board, rules=rules_from_sgf(p.rules), komi=p.komi,
+                                                      handicap=p.handicap, prisoners=p.board.prisoners))]
+        if p.game is not None:
+            paths.append(("sgf", lambda: score_game(sgf.loads(data))))
+        for key, work in paths:
             times = []
             for _ in range(3):
                 start = time.perf_counter()
@@ -67,8 +62,8 @@ def main() -> int:
             runs[key][1].append(min(times))
     theirs = []
     with GtpTeacher(level=10) as teacher:
-        for data, game in zip(records, games):
-            _, seconds = teacher.dead(data, game.size, area=rules_from_sgf(game.rules).area)
+        for data, p in zip(records, positions):
+            _, seconds = teacher.dead(data, p.size, area=rules_from_sgf(p.rules).area, game=p.name)
             theirs.append(seconds)
 
     def line(name, times):
@@ -76,14 +71,16 @@ def main() -> int:
         return f"{name:<34} median {statistics.median(times) * 1000:8.2f} ms   p90 {times[int(0.9 * len(times))] * 1000:8.2f} ms"
 
     gnugo = statistics.median(theirs)
-    print(f"{len(games)} positions from {args.folder}")
+    print(f"{len(positions)} positions from {args.folder}")
     for key, name in (("position", "final position -> score"), ("sgf", "SGF text -> score")):
-        print(line(f"seog, {name}", runs[key][0]))
-        print(line("  fastest of 3", runs[key][1]))
+        if runs[key][0]:
+            print(line(f"seog, {name}", runs[key][0]))
+            print(line("  fastest of 3", runs[key][1]))
     print(line("GNU Go, loadsgf + final_status_list", theirs))
     for k, how in ((0, "first runs"), (1, "fastest of 3")):
-        print(f"GNU Go / seog ({how}): {gnugo / statistics.median(runs['position'][k]):.0f}x from the position, "
-              f"{gnugo / statistics.median(runs['sgf'][k]):.0f}x from the SGF text")
+        text = (f", {gnugo / statistics.median(runs['sgf'][k]):.0f}x from the SGF text (its games)"
+                if runs["sgf"][k] else "")
+        print(f"GNU Go / seog ({how}): {gnugo / statistics.median(runs['position'][k]):.0f}x from the position{text}")
     return 0
 
 
