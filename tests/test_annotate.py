@@ -357,7 +357,8 @@ def test_a_suicide_in_a_record_whose_ru_does_not_say_follows_the_rules_given():
     assert row.status == ann.ANNOTATED and data
     assert sgf.loads(data).board.prisoners[coords.WHITE] == 4
     row, data = ann.annotate_bytes("jp.sgf", record)
-    assert row.status == ann.FAILED and data is None and row.error == "move 7 (B B8) is illegal: it is suicide"
+    assert row.status == ann.FAILED and data is None
+    assert row.error == "move 7 (B B8) is illegal: it is suicide, which japanese rules forbid"
 
 
 REAL_ANNOTATE_BYTES = ann.annotate_bytes

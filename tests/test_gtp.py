@@ -399,7 +399,7 @@ def test_a_suicide_in_a_record_whose_ru_does_not_say_follows_the_rules_given(gtp
     path = tmp_path / "no-ru.sgf"
     path.write_text(SUICIDE_RECORD.replace("RU[{ru}]", ""))
     assert cli_main(["score", str(path)]) == 1
-    assert "it is suicide" in capsys.readouterr().err
+    assert "no-ru.sgf: move 7 (B B8) is illegal: it is suicide, which japanese rules forbid" in capsys.readouterr().err
     assert cli_main(["score", str(path), "--rules", "nz", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["prisoners"]["white"] == 4  # Black's four stones
     assert from_sgf(path.read_text(), rules="tromp-taylor").game.board.prisoners[coords.WHITE] == 4

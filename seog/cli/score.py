@@ -37,7 +37,10 @@ def run(args: argparse.Namespace) -> int:
     from seog.scoring.text import render, wants_colour
 
     game = sgf.loads(sys.stdin.buffer.read()) if args.file == "-" else sgf.load(args.file)
-    check_suicides(game, args.rules)  # the rules given, for a record whose RU does not say
+    try:
+        check_suicides(game, args.rules)  # the rules given, for a record whose RU does not say
+    except sgf.SgfError as exc:
+        raise sgf.SgfError(f"{Path(args.file).name}: {exc}") from None
     if args.use_markup and not game.has_markup:
         raise ValueError(f"{args.file}: --use-markup given but the file has no TB/TW territory marks")
     score = score_game(game, rules=args.rules, komi=args.komi, use_markup=args.use_markup,

@@ -119,25 +119,31 @@ def sgf_rules(ru: str) -> Rules | None:
 _KATAGO_SUICIDE = re.compile(r"sui([01])")  # in KataGo's RU: koPOSITIONALscoreAREAtaxNONEsui1button0
 
 
-def record_allows_suicide(ru: str, given: Rules | str | None = None) -> bool:
-    """Was suicide legal in a game with this RU? Its rules say (KataGo's ``sui1``/``sui0`` too);
-    where they name none seog knows, the rules ``given`` by the caller do (Japanese by default)."""
+def record_allows_suicide(ru: str, given: Rules | str | None = None) -> tuple[bool, str]:
+    """Was suicide legal in a game with this RU, and by what rules? Its RU says (KataGo's
+    ``sui1``/``sui0`` too); where it names no rules seog knows, the rules ``given`` by the caller
+    do (Japanese by default)."""
     if katago := _KATAGO_SUICIDE.search(ru or ""):
-        return katago.group(1) == "1"
+        return katago.group(1) == "1", f"RU[{ru}]"
     rules = sgf_rules(ru) if ru else None
-    if rules is None:
-        rules = get_rules(given) if isinstance(given, str) or given is None else given
-    return rules.suicide
+    if rules is not None:
+        return rules.suicide, f"RU[{ru}]"
+    rules = get_rules(given) if isinstance(given, str) or given is None else given
+    return rules.suicide, f"{rules.name} rules"
 
 
 def check_suicides(game, given: Rules | str | None = None):
     """The loaded SGF ``game`` itself, if its suicides (``Game.suicides``) were legal under its
     rules (``record_allows_suicide``); raises ``SgfError`` naming the first one otherwise."""
-    if game.suicides and not record_allows_suicide(game.rules, given):
+    if not game.suicides:
+        return game
+    allowed, by = record_allows_suicide(game.rules, given)
+    if not allowed:
         from seog.features.sgf import SgfError  # down the layers; this module is otherwise plain data
 
         number = game.suicides[0]
-        raise SgfError(f"{game.move_name(number, *game.moves[number - 1])} is illegal: it is suicide")
+        raise SgfError(f"{game.move_name(number, *game.moves[number - 1])} is illegal: it is suicide, "
+                       f"which {by} forbid{'s' if by.startswith('RU') else ''}")
     return game
 
 
