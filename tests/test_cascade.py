@@ -5,7 +5,7 @@ import pytest
 
 from conftest import board
 from seog.classifiers import model_file, train
-from seog.classifiers.cascade import classify, dynamic_inputs, pad_related
+from seog.classifiers.cascade import classify, dynamic_inputs
 from seog.classifiers.mlp import Net
 from seog.classifiers.model_file import Model
 from seog.classifiers.status import decide, static_statuses
@@ -57,7 +57,7 @@ def test_padded_slot_means_agree_with_the_feature_module_on_a_real_position():
     ids = list(range(len(topology.blocks)))
     related = vector.related(topology, ids)
     p = np.linspace(0.1, 0.9, len(ids))
-    assert np.allclose(dynamic_inputs(p, pad_related(related)), vector.dynamic(p, related))
+    assert np.allclose(dynamic_inputs(p, vector.related_array(topology, ids)), vector.dynamic(p, related))
 
 
 def test_a_liberty_counting_model_decides_the_open_blocks():

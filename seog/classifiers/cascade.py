@@ -18,19 +18,6 @@ from seog.classifiers.status import BlockStatus
 N_SLOTS = 7
 
 
-def pad_related(related_lists) -> np.ndarray:
-    """Per-block lists of 7 id lists as one ``(n, 7, K)`` int array, padded with -1."""
-    related_lists = list(related_lists)
-    width = max((len(ids) for slots in related_lists for ids in slots), default=0)
-    out = np.full((len(related_lists), N_SLOTS, max(width, 1)), -1, dtype=np.int64)
-    for i, slots in enumerate(related_lists):
-        if len(slots) != N_SLOTS:
-            raise ValueError(f"block {i} has {len(slots)} related slots, expected {N_SLOTS}")
-        for s, ids in enumerate(slots):
-            out[i, s, :len(ids)] = ids
-    return out
-
-
 def dynamic_inputs(p: np.ndarray, related: np.ndarray) -> np.ndarray:
     """Slot means of ``p`` over ``related`` (``(n, 7, K)`` indices into ``p``, -1 padded); empty slots 0.5."""
     related = np.asarray(related)

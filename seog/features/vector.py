@@ -7,7 +7,7 @@ all of it, ``SET_A`` the 33 most relevant (chosen on the training archive, see d
 ``extract`` computes the whole table for *all* blocks at once with array operations on stacks
 of point sets (one framed board per set, flattened), caches it on the topology, and returns the rows
 and columns asked for; so the feature cache and the classifier can ask for any block, settled or
-not, at no extra cost. The ``related`` lists are built from the same table on first use.
+not, at no extra cost. ``related_array`` (and ``related``, its lists) is built from the same table.
 
 Words used below: *weakest* opponent block = fewest liberties, then fewest stones, then lowest
 id; *strongest* = most liberties, then most stones, then lowest id. A *friendly neighbour* of
@@ -18,7 +18,7 @@ one of the same opponent blocks (chain partners included).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
 
 import numpy as np
 from scipy import ndimage
@@ -188,15 +188,14 @@ def extract(topology: Topology, block_ids, names=SET_B, power: np.ndarray | None
 def related(topology: Topology, block_ids) -> list[list[list[int]]]:
     """For each block, 7 lists of block ids whose statuses feed the dynamic features (``DYNAMIC`` order):
     itself; the other blocks of its chain; weakest adjacent opponent #1; #2; the opponent chain of #1;
-    the weakest opponent block sharing a liberty with its chain; its strongest friendly neighbour."""
-    ids = _ids(topology, block_ids)
-    table = _table(topology, None)
-    return [table.related[b] for b in ids]
+    the weakest opponent block sharing a liberty with its chain; its strongest friendly neighbour.
+    (``related_array`` without its padding: one source for the cascade and the feature cache.)"""
+    return [[[b for b in slot if b >= 0] for slot in slots] for slots in related_array(topology, block_ids).tolist()]
 
 
 def related_array(topology: Topology, block_ids) -> np.ndarray:
-    """``related`` as one ``(n, 7, K)`` int64 array padded with -1, K the longest list (at least 1):
-    what ``cascade.pad_related`` makes of the lists, built with array operations."""
+    """``related`` as one ``(n, 7, K)`` int64 array padded with -1, K the longest list (at least 1),
+    built with array operations: what the cascade's later nets read."""
     ids = _ids(topology, block_ids)
     if len(ids) == 0:
         return np.full((0, len(DYNAMIC), 1), -1, dtype=np.int64)
@@ -257,29 +256,14 @@ def _ids(topology: Topology, block_ids) -> np.ndarray:
 
 @dataclass
 class Table:
-    """Every feature of every block of one position (``values``) and what ``related`` needs:
-    the blocks of each chain (``chains``) and, per block, ``picks``: its chain, weakest adjacent
-    opponents #1 and #2, weakest opponent sharing a liberty with its chain and strongest friendly
-    neighbour (-1 when none). The ``related`` lists are built on first use: extraction alone
-    does not need them."""
+    """Every feature of every block of one position (``values``) and what ``related_array``
+    needs: the blocks of each chain (``chains``) and, per block, ``picks``: its chain, weakest
+    adjacent opponents #1 and #2, weakest opponent sharing a liberty with its chain and strongest
+    friendly neighbour (-1 when none)."""
 
     values: np.ndarray
     chains: list
     picks: np.ndarray
-
-    @cached_property
-    def related(self) -> list:
-        chains = self.chains
-        picks = self.picks.tolist()  # Python ints, as in the lists
-        return [[
-            [b],
-            [m for m in chains[chain] if m != b],
-            [w1] if w1 >= 0 else [],
-            [w2] if w2 >= 0 else [],
-            list(chains[picks[w1][0]]) if w1 >= 0 else [],
-            [weak_lib] if weak_lib >= 0 else [],
-            [friend] if friend >= 0 else [],
-        ] for b, (chain, w1, w2, weak_lib, friend) in enumerate(picks)]
 
 
 def _table(topology: Topology, power) -> Table:
