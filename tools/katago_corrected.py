@@ -37,12 +37,9 @@ def flipped(lines, margin: float, size: int = 19) -> dict[str, set[str]]:
 
 def wrong_blocks(row: dict, who: str) -> set[str]:
     """The GTP vertices of the blocks ``who`` got wrong by the marks (the CSV names them in SGF)."""
-    out = set()
-    for item in row[f"{who}_wrong"].split():
-        point = item.split(":")[0]
-        col, line = ord(point[0]) - 97, ord(point[1]) - 97
-        out.add(coords.index_to_gtp(line * int(row["size"]) + col, int(row["size"])))
-    return out
+    size = int(row["size"])
+    return {coords.index_to_gtp(coords.sgf_to_index(item.split(":")[0], size), size)
+            for item in row[f"{who}_wrong"].split()}
 
 
 def main() -> int:
