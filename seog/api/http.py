@@ -28,6 +28,7 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
+from seog import cores
 from seog.api import positions, schemas
 
 MAX_BODY = 1 << 20  # 1 MiB: a long 19x19 game with comments is well under 100 KiB
@@ -53,7 +54,7 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
         app.add_middleware(CORSMiddleware, allow_origins=list(cors_origins), allow_methods=["GET", "HEAD", "POST"],
                            allow_headers=["content-type"], max_age=3600)
     _add_error_handlers(app, max_body)
-    app.state.score_limiter = limiter = anyio.CapacityLimiter(score_threads or _cores())
+    app.state.score_limiter = limiter = anyio.CapacityLimiter(score_threads or cores())
 
     async def in_worker(work, *args):
         """Run ``work(*args)`` in a worker thread, waiting for one of the limiter's slots."""
@@ -318,13 +319,6 @@ def _describe(error: dict) -> str:
     msg = error["msg"]
     msg = msg.removeprefix("Value error, ")
     return f"{where}: {msg}"
-
-
-def _cores() -> int:
-    """The cores this process may run on (its CPU affinity where the OS says)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return os.cpu_count() or 1
 
 
 @functools.cache

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+
+from seog import cores
 
 
 def register(sub) -> None:
@@ -18,7 +19,7 @@ def register(sub) -> None:
     p.add_argument("input", help="a folder of .sgf files (searched recursively), an .sgf file, or a "
                                  "tarball (.tar, .tar.gz, .tgz, .tar.xz, .tar.bz2)")
     p.add_argument("--out", required=True, help="output folder (created; must not be inside the input)")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+    p.add_argument("--workers", type=int, default=cores(),
                    help="worker processes, at most one per game to do (default: one per core, %(default)s here)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS instead of "
                                                      "local processes (tcp://host:8786)")
