@@ -182,7 +182,7 @@ def play_game(number: int, seats: dict[int, Seat], config: MatchConfig):
     if dead:
         count += " Dead stones: " + " ".join(dead) + "."
     if score.uncertain_blocks:
-        count += f" {len(score.uncertain_blocks)} block(s) near the decision boundary."
+        count += f" {len(score.uncertain_blocks)} block(s) in doubt: ask the players to confirm."
     if reason.startswith(MOVE_LIMIT):
         record.result, record.unfinished = "Void", True
         record.reason = f"unfinished at {reason}; the position counts {score.result}"

@@ -82,7 +82,11 @@ class Block(BaseModel):
     source: str = Field(description=f"what decided it: {SOURCES} (README: 'Scoring a game')")
     p_alive: float | None = Field(description="the model's probability that the block is alive (null where a "
                                               "rule settled it alone: benson, atari, markup)")
-    uncertain: bool = Field(description="the model was unsure of this block: ask the players to confirm")
+    uncertain: bool = Field(description="the verdict is in doubt: ask the players to confirm")
+    doubt: Literal["model", "race"] | None = Field(
+        None, description="why it is in doubt: 'model' (its probability is near 0.5) or 'race' (a liberty race "
+                          "with one neighbouring group that its capturer may not win: seki, or a capture the "
+                          "other way)")
 
 
 class Points(BaseModel):

@@ -61,6 +61,6 @@ def classify(topology, unsettled_ids, settled: dict, model) -> dict[int, BlockSt
     out = {}
     for b, prob in zip(ids.tolist(), probs.tolist()):
         block = topology.blocks[b]
-        out[b] = BlockStatus(b, block.color, block.points, prob >= 0.5, "model", p_alive=prob,
-                             uncertain=abs(prob - 0.5) < model.uncertain_margin)
+        doubt = "model" if abs(prob - 0.5) < model.uncertain_margin else ""
+        out[b] = BlockStatus(b, block.color, block.points, prob >= 0.5, "model", prob, bool(doubt), doubt)
     return out

@@ -182,6 +182,6 @@ def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refine
             out[block.id] = st
         else:
             q = float(p[block.id])
-            out[block.id] = BlockStatus(block.id, block.color, block.points, q > 0.5, "refiner", q,
-                                        abs(q - 0.5) < margin or st.uncertain)
+            doubt = "model" if abs(q - 0.5) < margin or st.uncertain else ""
+            out[block.id] = BlockStatus(block.id, block.color, block.points, q > 0.5, "refiner", q, bool(doubt), doubt)
     return out

@@ -13,7 +13,8 @@ captured whoever moves first (``reading``); groups called dead that enclose a re
 kill are alive (``big-eye``); the eye-space rule (``eyespace``) kills the groups called alive
 that have no room for two eyes among opponents that live on their own; blocks called dead that
 are one side of a mutual seki are alive (``seki``), and so are walled-in groups called dead that
-enclose two eyes (``eyes``).
+enclose two eyes (``eyes``). Last, ``classifiers.race`` flags, without changing them, dead groups
+in a liberty race their only capturer may not win.
 """
 
 from __future__ import annotations
@@ -37,10 +38,11 @@ JUDGED_BY_NETS = ("model", "refiner")  # the verdicts the rules that revive bloc
 class BlockStatus:
     """The decision for one block: ``alive``, who decided it (``source``: 'benson', 'atari',
     'capturers-dead', 'model', 'refiner', 'reading', 'eyespace', 'seki', 'eyes', 'big-eye', 'heuristic',
-    'markup' or 'override'), the nets' probability that it is alive (None for static decisions) and
-    whether that probability is near the decision boundary. A rule after the nets changes
-    ``alive`` and ``source`` but keeps the nets' probability and flag, so they may disagree
-    with ``alive``."""
+    'markup' or 'override'), the nets' probability that it is alive (None for static decisions),
+    whether the verdict is in doubt (``uncertain``) and why (``doubt``: 'model' when that
+    probability is near the decision boundary, 'race' for a liberty race its capturer may not
+    win, ``classifiers.race``). A rule after the nets changes ``alive`` and ``source`` but keeps
+    the nets' probability and flag, so they may disagree with ``alive``."""
 
     block: int
     color: int
@@ -49,6 +51,7 @@ class BlockStatus:
     source: str
     p_alive: float | None = None
     uncertain: bool = False
+    doubt: str = ""
 
     @property
     def status(self) -> str:
@@ -57,6 +60,17 @@ class BlockStatus:
     def turned(self, alive: bool, source: str) -> BlockStatus:
         """The same block decided again by a later pass, keeping the model's probability and flag."""
         return replace(self, alive=alive, source=source)
+
+    @property
+    def why_uncertain(self) -> str:
+        """Why the verdict is in doubt, for people: the race, or the model's probability."""
+        if self.doubt == "race":
+            return "in a liberty race that may end in seki, or in a capture the other way"
+        return "" if self.p_alive is None else f"p(alive) {float(self.p_alive):.2f}"
+
+    def doubted(self, doubt: str) -> BlockStatus:
+        """The same verdict, flagged uncertain for the reason ``doubt``."""
+        return replace(self, uncertain=True, doubt=doubt)
 
 
 def turn(statuses: dict[int, BlockStatus], turned: dict[int, bool], source: str) -> dict[int, BlockStatus]:
@@ -164,6 +178,9 @@ def decide(topology: Topology, model=None, passes: Collection[str] | None = None
         for name, run in later_passes():
             if passes is None or name in passes:
                 settled = run(topology, settled)
+    from seog.classifiers.race import flag_races  # it imports this module
+
+    settled = flag_races(topology, settled)
     return [settled[b.id] for b in topology.blocks]
 
 

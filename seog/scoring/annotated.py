@@ -43,9 +43,9 @@ def comment(score: Score, recorded: str = "", note: str = "") -> str:
         names = []
         for b in uncertain:
             stones = vertices(b.points, score.size)
-            p = "" if b.p_alive is None else f", p(alive) {float(b.p_alive):.2f}"
+            why = f", {b.why_uncertain}" if b.why_uncertain else ""
             names.append(f"{stones[0]} ({COLOR_NAMES[b.color]}, {len(stones)} stone"
-                         f"{'s' if len(stones) != 1 else ''}, {b.status}{p})")
+                         f"{'s' if len(stones) != 1 else ''}, {b.status}{why})")
         parts.append(f"Uncertain blocks, check these: {'; '.join(names)}.")
     else:
         parts.append("Uncertain blocks: none.")

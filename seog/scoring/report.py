@@ -40,6 +40,7 @@ def to_dict(score: Score, recorded_result: str | None = None) -> dict:
                 "source": b.source,
                 "p_alive": None if b.p_alive is None else round(float(b.p_alive), 4),
                 "uncertain": bool(b.uncertain),
+                "doubt": b.doubt or None,
             }
             for b in score.blocks
         ],

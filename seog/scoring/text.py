@@ -104,10 +104,10 @@ def summary_lines(score: Score, recorded: str | None = None, colour: bool = Fals
     if any(blk.source == "heuristic" for blk in score.blocks):
         lines.append("note: some statuses come from the simple heuristic (no trained model loaded)")
     for blk in score.uncertain_blocks:
-        p = "" if blk.p_alive is None else f", p(alive) {blk.p_alive:.2f}"
+        why = f", {blk.why_uncertain}" if blk.why_uncertain else ""
         lines.append(f"uncertain: {COLOR_NAMES[blk.color]} block at {index_to_gtp(int(blk.points[0]), size)} "
                      f"({len(blk.points)} stone{'s' if len(blk.points) != 1 else ''}), "
-                     f"counted {blk.status}{p}")
+                     f"counted {blk.status}{why}")
     line = "Result: " + _bold(score.result, colour)
     if recorded:
         line += f"   (recorded: {recorded})"
