@@ -76,8 +76,8 @@ def doubtful(topology: Topology, statuses: dict[int, BlockStatus]) -> set[int]:
         if max(len(libs_c), len(libs_g)) > MAX_LIBERTIES:
             continue
         shared = libs_c & libs_g
-        eyes_c = len(_eyes(topology, capturer, topology.blocks[capturer[0]].color) - shared)
-        eyes_g = len(_eyes(topology, group, block.color) - shared)
+        eyes_c = len(_eyes(topology, capturer, -block.color))  # an eye is never a shared liberty
+        eyes_g = len(_eyes(topology, group, block.color))
         if race(len(libs_c) - len(shared), eyes_c, len(libs_g) - len(shared), eyes_g, len(shared), False) != CAPTURER:
             out.update(group, capturer)
     return out
