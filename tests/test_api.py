@@ -502,6 +502,25 @@ def test_numbers_are_bounded_and_errors_quote_little_of_the_input(client, body, 
     assert words in r.json()["detail"] and len(r.content) < 1000
 
 
+def test_a_body_of_many_unknown_keys_is_one_short_error_not_one_each(client):
+    """1 MiB of unknown keys made 88,000 errors: an 11 MB answer built in 0.7 s on the event loop."""
+    keys = {f"k{i}": 0 for i in range(88_000)}
+    r = client.post("/v1/score", json={"board": TWO_WALLS, **keys})
+    assert r.status_code == 422 and len(r.content) < 1000
+    assert r.json()["detail"].startswith("body: 88000 unknown fields ('k0', 'k1', 'k2', ...); known: sgf, size")
+    r = client.post("/v1/score", json={"board": TWO_WALLS, "prisoners": {f"p{i}": 1 for i in range(21)}})
+    assert r.status_code == 422 and r.json()["detail"].startswith("prisoners: 21 unknown fields ('p0',")
+    few = client.post("/v1/score", json={"board": TWO_WALLS, "komi_": 6.5, "rule": "japanese"}).json()
+    assert few["detail"] == "komi_: Extra inputs are not permitted; rule: Extra inputs are not permitted"
+
+
+def test_a_422_lists_at_most_20_errors_and_counts_the_rest(client):
+    r = client.post("/v1/score", json={"board": TWO_WALLS, "overrides": {"dead": ["A1" * 5] * 600}})
+    assert r.status_code == 422 and len(r.json()["errors"]) == 20
+    assert r.json()["errors"][19]["loc"] == ["body", "overrides", "dead", "19"]
+    assert r.json()["detail"].endswith("String should have at most 8 characters; and 580 more errors")
+
+
 def test_a_handicap_that_leaves_room_for_a_move_is_counted(client):
     r = client.post("/v1/score", json={"board": ["X.", ".."], "handicap": 3, "rules": "chinese"})
     assert r.status_code == 200 and r.json()["handicap"] == 3
