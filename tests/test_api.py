@@ -7,6 +7,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 import httpx
 import pytest
@@ -225,6 +226,48 @@ def test_multipart_upload_with_rules_field(api):
     assert r.status_code == 200, r.text
     assert r.json()["result"] == "W+16.5" and r.json()["recorded_result"] == "W+13.5"
     assert r.json()["agrees_with_recorded"] is False
+
+
+GNUGO_19 = Path(__file__).resolve().parent.parent / "examples" / "gnugo-selfplay-19.sgf"
+
+
+def test_an_upload_takes_the_same_overrides_as_the_json_body(api):
+    """GNU Go's self-play game: seog calls the three white stones at G11 dead (W+5.5, as recorded);
+    the players' word that they live changes the count alike through either endpoint."""
+    game = GNUGO_19.read_bytes()
+    plain = api.post("/v1/score/sgf", files={"file": ("g.sgf", game)}).json()
+    assert plain["result"] == "W+5.5" and "G11" in plain["dead"]
+    alive = {"alive": ["G11"]}
+    upload = api.post("/v1/score/sgf", files={"file": ("g.sgf", game)}, data={"overrides": json.dumps(alive)})
+    assert upload.status_code == 200, upload.text
+    body = post(api, sgf=game.decode(), overrides=alive).json()
+    assert upload.json()["result"] == body["result"] != "W+5.5"
+    assert upload.json()["score"] == body["score"] and not {"G11", "G10", "H10"} & set(upload.json()["dead"])
+    block = next(b for b in upload.json()["blocks"] if "G11" in b["stones"])
+    assert block["status"] == "alive" and block["source"] == "override"
+
+
+@pytest.mark.parametrize("overrides, status, words", [
+    ("D4", 422, "overrides: Invalid JSON"),
+    ('["G11"]', 422, "overrides: Input should be an object"),
+    ('{"alive": ["G11"], "live": ["A1"]}', 422, "overrides.live: Extra inputs are not permitted"),
+    (json.dumps({"dead": ["G11" * 3]}), 422, "overrides.dead.0: String should have at most 8 characters"),
+    (json.dumps({"dead": ["A1"] * 626}), 422, "overrides.dead: List should have at most 625 items"),
+    ('{"dead": ["A1"]}', 400, "override at A1: no stone there"),
+    ('{"dead": ["Z9"]}', 400, "vertex 'Z9' is off a 19x19 board"),
+    ('{"dead": ["G11"], "alive": ["G10"]}', 400, "overrides at G11 and G10 disagree"),
+])
+def test_a_bad_override_in_an_upload_gets_the_json_bodys_answer(api, overrides, status, words):
+    game = GNUGO_19.read_bytes()
+    r = api.post("/v1/score/sgf", files={"file": ("g.sgf", game)}, data={"overrides": overrides})
+    assert r.status_code == status and words in r.json()["detail"], r.text
+    try:
+        same = json.loads(overrides)
+    except ValueError:
+        return  # no JSON to send as a body
+    if isinstance(same, dict):
+        r = post(api, sgf=game.decode(), overrides=same)
+        assert r.status_code == status and words in r.json()["detail"], r.text
 
 
 def test_a_big_answer_is_compressed_for_a_client_that_accepts_gzip(api):

@@ -27,6 +27,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
@@ -35,8 +36,10 @@ from seog.api import positions, schemas
 
 MAX_BODY = 1 << 20  # 1 MiB: a long 19x19 game with comments is well under 100 KiB
 HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
-UPLOAD_FIELDS = frozenset({"file", "rules", "komi", "use_markup", "annotated_sgf", "svg"})
+UPLOAD_FIELDS = frozenset({"file", "rules", "komi", "use_markup", "overrides", "annotated_sgf", "svg"})
 STATIC_DIR = Path(__file__).resolve().parent / "static"
+OVERRIDES_FIELD = 'the caller\'s decisions as JSON, {"dead": ["D4"], "alive": ["Q16"]}, each for the whole block'
+OVERRIDES_SCHEMA = {"contentMediaType": "application/json", "contentSchema": {"$ref": "#/components/schemas/Overrides"}}
 MAX_LISTED_ERRORS = 20  # a 422 lists this many; a 1 MiB object of unknown keys made 88,000 (11 MB)
 _ERRORS = {400: {"model": schemas.Error, "description": "the input names no position seog can score"},
            413: {"model": schemas.Error, "description": "the request body is over the size limit"},
@@ -91,14 +94,18 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
                            rules: Annotated[str | None, Form(max_length=schemas.MAX_RULES_LENGTH)] = None,
                            komi: Annotated[float | None, Form(ge=-1000, le=1000, allow_inf_nan=False)] = None,
                            use_markup: Annotated[bool, Form()] = False,
+                           overrides: Annotated[str | None, Form(description=OVERRIDES_FIELD,
+                                                                 json_schema_extra=OVERRIDES_SCHEMA)] = None,
                            annotated_sgf: Annotated[bool, Form()] = False,
                            svg: Annotated[bool, Form()] = False) -> dict:
-        """Score an uploaded SGF file; ``rules`` and ``komi`` override the file's RU and KM."""
+        """Score an uploaded SGF file; ``rules`` and ``komi`` override the file's RU and KM, and
+        ``overrides`` holds the caller's dead/alive decisions, as in ``POST /v1/score``."""
         check_form_fields(await http_request.form(), UPLOAD_FIELDS)
         data = await file.read()
         if not data.strip():
             raise positions.RequestError("the uploaded file is empty")
-        return await in_worker(score_upload_data, data, rules or None, komi, use_markup, annotated_sgf, svg)
+        return await in_worker(score_upload_data, data, rules or None, komi, use_markup, annotated_sgf, svg,
+                               overrides)
 
     if static_dir is not None and (Path(static_dir) / "index.html").is_file():
         _add_v1_fallback(app)
@@ -194,10 +201,24 @@ def score_request(request: schemas.ScoreRequest) -> dict:
 
 
 def score_upload_data(data: bytes, rules: str | None, komi: float | None, use_markup: bool,
-                      with_sgf: bool, with_svg: bool = False) -> dict:
+                      with_sgf: bool, with_svg: bool = False, overrides: str | None = None) -> dict:
     """The answer to an uploaded SGF file (read, check and count: the work done in a thread)."""
-    position = positions.from_sgf(data, rules=rules, komi=komi, use_markup=use_markup)
+    decisions = read_overrides(overrides)
+    position = positions.from_sgf(data, rules=rules, komi=komi, use_markup=use_markup,
+                                  dead=decisions.dead, alive=decisions.alive)
     return score_answer(position, with_sgf, with_svg)
+
+
+def read_overrides(text: str | None) -> schemas.Overrides:
+    """The upload's ``overrides`` field (JSON text) checked by the JSON body's own model, so that
+    the same bounds give the same 422 (``overrides.dead.0: ...``); none when absent or empty."""
+    if not text or not text.strip():
+        return schemas.Overrides()
+    try:
+        return schemas.Overrides.model_validate_json(text)
+    except ValidationError as exc:
+        raise RequestValidationError([{**e, "loc": ("body", "overrides", *e["loc"])}
+                                      for e in exc.errors(include_url=False)]) from None
 
 
 def check_form_fields(form, allowed: frozenset[str]) -> None:
