@@ -2,6 +2,14 @@
 
 import os
 
+CLIP = 40  # an error message quotes at most this many characters of any one input
+
+
+def clip(text: str, limit: int = CLIP) -> str:
+    """At most ``limit`` characters of the user's text, '...' after a cut: what an error message
+    quotes of an input, so that a 900 KB SGF value does not come back whole."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
 
 def cores() -> int:
     """The CPU cores this process may run on (its affinity where the OS says, else all): how many

@@ -215,3 +215,35 @@ def test_a_record_of_more_nodes_than_any_game_is_refused_before_it_is_built():
         sgf.loads(variations)
     main_line = b"(;SZ[19]" + b";" * (sgf.MAX_NODES - 1) + b")"  # exactly the limit: read
     assert sgf.loads(main_line).size == 19
+
+
+
+LONG, X40, N40 = "x" * 10_000, "x" * 40 + "...", "9" * 40 + "..."
+
+
+@pytest.mark.parametrize("record, message", [
+    (f"(;GM[1]SZ[{LONG}])", f"SZ: '{X40}' is not a board size"),
+    (f"(;GM[1]SZ[{'9' * 4000}])", f"SZ: board size {N40} is not supported (must be 2..25)"),
+    (f"(;GM[1]SZ[9]KM[{LONG}];B[ee])", f"KM: komi '{X40}' is not a number"),
+    (f"(;GM[1]SZ[9]KM[{'9' * 300}];B[ee])", f"KM: komi {N40} is more than the 9x9 board holds"),
+    (f"(;GM[1]SZ[9]HA[{LONG}];B[ee])", f"HA: handicap '{X40}' is not a number"),
+    (f"(;GM[1]SZ[9]HA[{'9' * 300}];B[ee])", f"HA: handicap {N40} is more stones than the 9x9 board holds"),
+    (f"(;GM[1]SZ[9];B[{LONG}])", f"move 1: B[{X40}] is not a point"),
+    # sgfmill's own message, which ends in the value, is clipped whole
+    (f"(;GM[1]SZ[9]CA[{LONG}];B[ee])", f"not a readable SGF file (unknown encoding: {'x' * 22}...)"),
+], ids=["SZ", "SZ-digits", "KM", "KM-digits", "HA", "HA-digits", "B", "CA"])
+def test_seog_score_quotes_at_most_40_characters_of_a_broken_value(tmp_path, capsys, record, message):
+    """A 10,000-character value came back whole in the message; now clipped as the API clips."""
+    from seog.cli import main
+
+    path = tmp_path / "bad.sgf"
+    path.write_text(record)
+    assert main(["score", str(path)]) == 1
+    assert capsys.readouterr().err == f"seog score: error: bad.sgf: {message}\n"
+
+
+def test_a_note_on_rules_seog_does_not_know_quotes_at_most_40_characters_of_ru():
+    from seog.scoring.score import game_notes
+
+    game = sgf.loads(f"(;GM[1]SZ[9]RU[{LONG}];B[ee];W[];B[])")
+    assert game_notes(game) == [f"RU[{X40}] names rules seog does not know; counted under japanese rules"]

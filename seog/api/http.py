@@ -31,7 +31,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from seog import cores
+from seog import clip, cores
 from seog.api import positions, schemas
 
 MAX_BODY = 1 << 20  # 1 MiB: a long 19x19 game with comments is well under 100 KiB
@@ -157,7 +157,7 @@ class BodyLimit:
         headers = dict(scope.get("headers") or ())
         encoding = headers.get(b"content-encoding", b"identity").decode("latin-1").strip()
         if encoding.lower() != "identity":
-            response = JSONResponse({"detail": f"Content-Encoding {_clip(encoding)} is not accepted: "
+            response = JSONResponse({"detail": f"Content-Encoding {clip(encoding)} is not accepted: "
                                                "send the body uncompressed"}, status_code=415)
             return await response(scope, receive, send)
         declared = headers.get(b"content-length", b"")
@@ -225,7 +225,7 @@ def check_form_fields(form, allowed: frozenset[str]) -> None:
     """Refuse (422, as the JSON endpoint refuses extra keys) a form field the upload does not take,
     and any field given twice: a misspelt option or a second file was silently ignored."""
     names = [name for name, _ in form.multi_items()]
-    errors = [{"loc": ("body", _clip(name)), "msg": "Extra inputs are not permitted", "type": "extra_forbidden"}
+    errors = [{"loc": ("body", clip(name)), "msg": "Extra inputs are not permitted", "type": "extra_forbidden"}
               for name in dict.fromkeys(names) if name not in allowed]
     errors += [{"loc": ("body", name), "msg": f"given {names.count(name)} times; send it once",
                 "type": "repeated"} for name in dict.fromkeys(names) if name in allowed and names.count(name) > 1]
@@ -233,18 +233,13 @@ def check_form_fields(form, allowed: frozenset[str]) -> None:
         raise RequestValidationError(errors)
 
 
-_QUOTED = re.compile(r"'([^'\n]{40})[^'\n]++'" + r'|"([^"\n]{40})[^"\n]++"')
+_QUOTED = re.compile(r"'[^'\n]*+'" + r'|"[^"\n]*+"')
 
 
 def _clip_quotes(message: str) -> str:
-    """An error message with each quoted piece of input cut to 40 characters: an SGF's 900 KB
-    KM value must not come back whole in a 400."""
-    return _QUOTED.sub(lambda m: f"'{m.group(1) or m.group(2)}...'", message)
-
-
-def _clip(text: str, limit: int = 40) -> str:
-    """At most ``limit`` characters of the caller's text, to quote in an error message."""
-    return text if len(text) <= limit else text[:limit] + "..."
+    """An error message with each quoted piece cut as ``seog.clip`` cuts it: the loaders clip what
+    they quote, and this catches a message from elsewhere that does not."""
+    return _QUOTED.sub(lambda m: m[0][0] + clip(m[0][1:-1]) + m[0][0], message)
 
 
 def score_answer(position: positions.Position, with_sgf: bool = False, with_svg: bool = False) -> dict:

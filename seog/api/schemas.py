@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, model_validator
 
+from seog import clip
 from seog.features.coords import MAX_SIZE, MIN_SIZE
 
 MAX_PRISONERS = 100_000  # far more than any game takes; a huge count made a nonsense result or a 500
@@ -34,7 +35,7 @@ class _Strict(BaseModel):
         if isinstance(data, dict) and len(data) > MAX_UNKNOWN_FIELDS:
             unknown = [key for key in data if key not in cls.model_fields]
             if len(unknown) > MAX_UNKNOWN_FIELDS:
-                named = ", ".join(repr(str(key)[:40]) for key in unknown[:3])
+                named = ", ".join(repr(clip(str(key))) for key in unknown[:3])
                 raise ValueError(f"{len(unknown)} unknown fields ({named}, ...); known: {', '.join(cls.model_fields)}")
         return data
 

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 from sgfmill import sgf, sgf_grammar
 
+from seog import clip
 from seog.features import coords
 from seog.features.board import Board, IllegalMove
 from seog.features.coords import BLACK, WHITE
@@ -130,12 +131,12 @@ def loads(data: bytes | str) -> Game:
     except ValueError as exc:
         text = str(exc)
         if text.startswith("size out of range"):
-            raise SgfError(f"SZ: board size {text.rsplit(' ', 1)[-1]} is not supported "
+            raise SgfError(f"SZ: board size {clip(text.rsplit(' ', 1)[-1])} is not supported "
                            f"(must be {coords.MIN_SIZE}..{coords.MAX_SIZE})") from None
         if text.startswith("bad SZ"):
             written = tree.sequence[0]["SZ"][0].decode("latin-1")
-            raise SgfError(f"SZ: {written!r} is not a board size") from None
-        raise SgfError(f"not a readable SGF file ({text or 'malformed'})") from None
+            raise SgfError(f"SZ: {clip(written)!r} is not a board size") from None
+        raise SgfError(f"not a readable SGF file ({clip(text) or 'malformed'})") from None  # CA's value, say
     root = record.get_root()
     size = record.get_size()
     try:
@@ -283,7 +284,7 @@ def _komi(text: str, fox: bool, size: int) -> tuple[float, str]:
                                                          else " (written in hundredths)")
         value = points
     if abs(value) > size * size:
-        raise SgfError(f"KM: komi {text} is more than the {size}x{size} board holds")
+        raise SgfError(f"KM: komi {clip(text)} is more than the {size}x{size} board holds")
     return value, note
 
 
@@ -293,7 +294,7 @@ def _number(text: str, key: str, what: str) -> float:
     if not text:
         return 0.0
     if not _NUMBER.fullmatch(text):
-        raise SgfError(f"{key}: {what} {text!r} is not a number")
+        raise SgfError(f"{key}: {what} {clip(text)!r} is not a number")
     return float(text.replace(",", "."))
 
 
@@ -325,7 +326,7 @@ def _bad_move(node, size: int) -> str:
             raw = node.get_raw(key).decode("latin-1")
             if len(raw) == 2 and raw.isalpha():
                 return f"{key}[{raw}] is off the {size}x{size} board"
-            return f"{key}[{raw}] is not a point"
+            return f"{key}[{clip(raw)}] is not a point"
     return "bad move value"
 
 
@@ -360,9 +361,9 @@ def _handicap(text: str, setup: list, size: int) -> int:
     if text:
         value = _number(text, "HA", "handicap")
         if not value.is_integer():
-            raise SgfError(f"HA: handicap {text!r} is not a whole number")
+            raise SgfError(f"HA: handicap {clip(text)!r} is not a whole number")
         if value > size * size:
-            raise SgfError(f"HA: handicap {text} is more stones than the {size}x{size} board holds")
+            raise SgfError(f"HA: handicap {clip(text)} is more stones than the {size}x{size} board holds")
         return int(value) if value >= 2 else 0
     stones = sum(1 for color, _ in setup if color == BLACK)
     has_white = any(color == WHITE for color, _ in setup)

@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from seog import clip
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -83,10 +85,10 @@ def parse_komi(text: str) -> float:
     take '6_5' as 65, 'nan' and other scripts' digits), at most the largest board's points;
     -0 is 0. Raises ValueError naming what is wrong."""
     if not _KOMI.fullmatch(text.strip()):
-        raise ValueError(f"komi {text!r} is not a number")
+        raise ValueError(f"komi {clip(text)!r} is not a number")
     value = float(text)
     if not abs(value) <= MAX_KOMI:
-        raise ValueError(f"komi {text!r} is more points than the largest board ({MAX_KOMI}) holds")
+        raise ValueError(f"komi {clip(text)!r} is more points than the largest board ({MAX_KOMI}) holds")
     return value + 0.0
 
 
@@ -96,8 +98,7 @@ def get_rules(name: str | None) -> Rules:
     key = _key(name or DEFAULT_RULES)
     if key not in ALIASES:
         known = ", ".join(RULES)
-        shown = name if len(name) <= 40 else name[:40] + "..."  # quote no more of a long input
-        raise UnknownRules(f"unknown rules {shown!r} (known: {known})")
+        raise UnknownRules(f"unknown rules {clip(name)!r} (known: {known})")
     return RULES[ALIASES[key]]
 
 
@@ -124,10 +125,10 @@ def record_allows_suicide(ru: str, given: Rules | str | None = None) -> tuple[bo
     ``sui1``/``sui0`` too); where it names no rules seog knows, the rules ``given`` by the caller
     do (Japanese by default)."""
     if katago := _KATAGO_SUICIDE.search(ru or ""):
-        return katago.group(1) == "1", f"RU[{ru}]"
+        return katago.group(1) == "1", f"RU[{clip(ru)}]"
     rules = sgf_rules(ru) if ru else None
     if rules is not None:
-        return rules.suicide, f"RU[{ru}]"
+        return rules.suicide, f"RU[{clip(ru)}]"
     rules = get_rules(given) if isinstance(given, str) or given is None else given
     return rules.suicide, f"{rules.name} rules"
 
@@ -158,7 +159,7 @@ def sgf_rules_note(ru: str) -> str | None:
         return None
     rules = sgf_rules(ru)
     if rules is None:
-        return f"RU[{ru}] names rules seog does not know; counted under {DEFAULT_RULES} rules"
+        return f"RU[{clip(ru)}] names rules seog does not know; counted under {DEFAULT_RULES} rules"
     if _key(ru) in SGF_NEAREST:
-        return f"RU[{ru}] counted by area under {rules.name} rules, the nearest seog knows"
+        return f"RU[{clip(ru)}] counted by area under {rules.name} rules, the nearest seog knows"
     return None
