@@ -787,3 +787,50 @@ def test_a_full_disk_stops_the_run_at_once_leaving_whole_files_and_one_message(t
     assert cli_main(["annotate", str(src), "--out", str(out), "--quiet", "--workers", "1"]) == 0
     assert {n: r["status"] for n, r in report_rows(out / ann.REPORT_NAME).items()} == {
         "a.sgf": "skipped", "b.sgf": "annotated", "c.sgf": "annotated", "d.sgf": "annotated"}
+
+
+def refusing(real, errnum, where):
+    """A stand-in for ``real`` (``open``, ``Path.mkdir``) that fails with ``errnum`` on ``where``,
+    as the disk does, and does the real thing elsewhere."""
+    def fail(path, *args, **kwargs):
+        if Path(path) == where:
+            raise OSError(errnum, os.strerror(errnum), str(path))
+        return real(path, *args, **kwargs)
+    return fail
+
+
+@pytest.mark.parametrize("errnum, what, disk", [
+    (errno.ENOSPC, "lock", "disk full"), (errno.EROFS, "lock", "read-only file system"),
+    (errno.ENOSPC, "out", "disk full"), (errno.EROFS, "out", "read-only file system"),
+    (errno.EDQUOT, "out", "disk quota exceeded")])
+def test_a_full_or_read_only_disk_where_the_run_starts_is_the_disk_full_message(tmp_path, monkeypatch, capsys,
+                                                                              errnum, what, disk):
+    """The lock file and --out itself are the run's first writes: they failed as a bare OSError."""
+    from seog import folders
+
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    (src / "a.sgf").write_text(record(TWO_WALLS))
+    where = out / ".seog-annotate.lock" if what == "lock" else out
+    if what == "lock":
+        monkeypatch.setattr(folders, "open", refusing(open, errnum, where), raising=False)
+    else:
+        monkeypatch.setattr(Path, "mkdir", refusing(Path.mkdir, errnum, where))
+    scored = []
+    monkeypatch.setattr(ann, "annotate_bytes", lambda name, *a: scored.append(name) or REAL_ANNOTATE_BYTES(name, *a))
+    assert cli_main(["annotate", str(src), "--out", str(out), "--quiet", "--workers", "1"]) == 1
+    printed, errors = capsys.readouterr()
+    assert errors == f"seog annotate: error: {disk} writing {where}: 0 games written, rerun to continue\n"
+    assert scored == [] and printed == ""
+    assert not where.exists() and not (out.exists() and any(out.iterdir()))  # nothing written
+
+
+def test_an_out_folder_seog_may_not_write_in_is_named(tmp_path, monkeypatch, capsys):
+    from seog import folders
+
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    (src / "a.sgf").write_text(record(TWO_WALLS))
+    monkeypatch.setattr(folders, "open", refusing(open, errno.EACCES, out / ".seog-annotate.lock"), raising=False)
+    assert cli_main(["annotate", str(src), "--out", str(out), "--quiet", "--workers", "1"]) == 1
+    assert capsys.readouterr().err == f"seog annotate: error: --out {out}: no permission to write there\n"

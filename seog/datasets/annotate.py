@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent import futures
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -350,15 +350,29 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
     with _stop_on_signals():  # listing a large tarball takes a while: a signal then stops the run as later
         try:
             found = _listing(source)
-            out.mkdir(parents=True, exist_ok=True)
-            if not os.access(out, os.W_OK):
-                raise ValueError(f"--out {out}: no permission to write there")
-            with folders.claimed(out, "annotate"):  # two runs into one folder would score every game twice
+            with _claimed(out):  # two runs into one folder would score every game twice
                 return _annotate(source, out, found, workers, options, dask, limit, report_path, progress)
         except Interrupted:
             raise
         except KeyboardInterrupt:  # Ctrl-C before the games started
             raise Interrupted(signal.SIGINT) from None
+
+
+@contextmanager
+def _claimed(out: Path) -> Iterator[None]:
+    """Create ``out`` and hold the run's lock on it while the block runs. A full or read-only disk
+    there stops the run as a full disk does later (DiskFull, naming the folder or lock file it could
+    not create), and a folder seog may not write in is named, rather than a bare OSError."""
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(folders.claimed(out, "annotate"))
+        except PermissionError:
+            raise ValueError(f"--out {out}: no permission to write there") from None
+        except OSError as exc:
+            if full := disk_full(exc, Path(exc.filename or out)):
+                raise full from exc
+            raise
+        yield
 
 
 def _listing(source: Path) -> archive.Listing:
