@@ -9,7 +9,7 @@ import pytest
 
 from conftest import board, shared_dir
 from seog.classifiers import model_file
-from seog.classifiers.refiner import N_INPUTS, Refiner, block_p_alive, conv, inputs, ownership
+from seog.classifiers.refiner import N_INPUTS, Refiner, block_p_alive, inputs, ownership
 from seog.classifiers.status import decide
 from seog.features.planes import COLOR_SWAP, PLANES, segments, static_planes
 from seog.features.topology import analyze
@@ -53,17 +53,6 @@ def test_colour_swap_permutes_the_planes_of_the_swapped_position():
     assert np.array_equal(static_planes(topo)[COLOR_SWAP], static_planes(swapped))
 
 
-def test_conv_equals_a_direct_sum():
-    rng = np.random.default_rng(0)
-    x = rng.normal(size=(3, 6, 6)).astype(np.float32)
-    w = rng.normal(size=(4, 3, 3, 3)).astype(np.float32)
-    b = rng.normal(size=4).astype(np.float32)
-    padded = np.pad(x, ((0, 0), (1, 1), (1, 1)))
-    direct = np.array([[[np.sum(w[o] * padded[:, y:y + 3, x_:x_ + 3]) + b[o] for x_ in range(6)] for y in range(6)]
-                       for o in range(4)])
-    assert np.allclose(conv(x, w, b), direct, atol=1e-5)
-
-
 def _random_refiner(rng, channels=8, layers=2):
     f = np.float32
     return Refiner(rng.normal(0, .2, (channels, N_INPUTS, 5, 5)).astype(f), rng.normal(0, .1, channels).astype(f),
@@ -72,6 +61,33 @@ def _random_refiner(rng, channels=8, layers=2):
                    [rng.normal(0, .2, (channels, channels)).astype(f) for _ in range(layers)],
                    [rng.normal(0, .1, channels).astype(f) for _ in range(layers)],
                    rng.normal(0, .3, channels).astype(f), 0.1)
+
+
+def _plain_ownership(r: Refiner, x, seg, n_segments):
+    """The refiner's forward pass written plainly: convolutions as sums over padded windows,
+    each layer's mix from the mean over every segment."""
+    def conv(h, w, b):
+        pad = w.shape[-1] // 2
+        windows = np.lib.stride_tricks.sliding_window_view(np.pad(h, ((0, 0), (pad, pad), (pad, pad))),
+                                                           w.shape[2:], axis=(1, 2))
+        return np.einsum("ocyx,cijyx->oij", w, windows) + b[:, None, None]
+    h = np.maximum(conv(x, r.stem_w, r.stem_b), 0)
+    for w, b, pw, pb in zip(r.conv_w, r.conv_b, r.pool_w, r.pool_b):
+        means = np.stack([h[:, seg == s].mean(axis=1) for s in range(n_segments)], axis=1)
+        h = np.maximum(h + conv(h, w, b) + (pw @ means + pb[:, None])[:, seg], 0)
+    return np.tanh(np.einsum("c,cij->ij", r.head_w, h) + r.head_b)
+
+
+@pytest.mark.parametrize("channels", [8, 32])   # window rows gathered for few channels, else not
+def test_ownership_equals_the_plain_forward_pass_on_boards_of_two_sizes(channels):
+    rng = np.random.default_rng(channels)
+    refiner = _random_refiner(rng, channels=channels)
+    for n in (5, 7, 5):                            # the second 5x5 reuses the first one's buffers
+        x = rng.normal(size=(N_INPUTS, n, n)).astype(np.float32)
+        seg = np.unique(rng.integers(0, 6, (n, n)), return_inverse=True)[1].reshape(n, n)
+        got = ownership(refiner, x, seg, int(seg.max()) + 1)
+        assert got.shape == (n, n) and np.allclose(got, _plain_ownership(refiner, x, seg, int(seg.max()) + 1),
+                                                   atol=1e-5)
 
 
 def test_numpy_refiner_equals_the_torch_net_on_a_real_position():

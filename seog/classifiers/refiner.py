@@ -5,17 +5,19 @@ verdict at once, as a plane, next to the board planes of ``features.planes``, an
 owns each point (-1 White .. +1 Black). A block is alive when the mean predicted ownership over
 its stones has its own sign. Every layer after the first adds a 3x3 convolution and a mix of the
 mean over the point's block or empty region, so one layer carries news across a whole group.
-Inference is numpy alone (threadpoolctl keeps its matrix products on one BLAS thread);
-``train_refiner`` trains the same net with torch.
+Inference is numpy alone (threadpoolctl keeps its matrix products on one BLAS thread; a
+scipy sparse matrix takes the block means); ``train_refiner`` trains the same net with torch.
 """
 
 from __future__ import annotations
 
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
+from scipy import sparse
 
 from seog.classifiers.status import BlockStatus
 from seog.features.planes import PLANES, segments, static_planes, status_plane
@@ -48,6 +50,12 @@ class Refiner:
         if self.head_w.shape != (c,):
             raise ValueError(f"the refiner's head takes {self.head_w.shape} weights, expected ({c},)")
 
+    @cached_property
+    def prepared(self) -> _Prepared:
+        """The weights as ``_ownership`` multiplies them, derived on first use (weights are not
+        changed after a refiner is made)."""
+        return _Prepared.of(self)
+
     @property
     def channels(self) -> int:
         return int(self.stem_w.shape[0])
@@ -73,19 +81,110 @@ class Refiner:
                    [f[f"pool{k}_b"] for k in range(layers)], f["head_w"], float(f["head_b"][0]))
 
 
-def conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """A 'same' 2-D convolution of ``(C_in, n, n)`` planes by ``(C_out, C_in, k, k)`` weights:
-    the k*k shifted copies of the board side by side (im2col: one copy of a strided view of the
-    padded planes), then one matrix product."""
-    c, n, k = x.shape[0], x.shape[-1], w.shape[-1]
-    pad = k // 2
-    m = n + 2 * pad
-    padded = np.zeros((c, m, m), dtype=np.float32)
-    padded[:, pad:pad + n, pad:pad + n] = x
-    # windows[ch, dy, dx, i, j] = padded[ch, dy + i, dx + j]; the reshape copies it into columns
-    item = padded.itemsize
-    windows = np.ndarray((c, k, k, n, n), np.float32, padded, 0, (m * m * item, m * item, item, m * item, item))
-    return (w.reshape(w.shape[0], -1) @ windows.reshape(c * k * k, n * n)).reshape(-1, n, n) + b[:, None, None]
+def _by_rows(channels: int) -> bool:
+    """Whether a convolution of so few input channels gathers each window row's points side by
+    side: a product per point, (points, C) by (C, C_out), runs slowly for C this small."""
+    return channels < 16
+
+
+def _taps(w: np.ndarray) -> list[np.ndarray]:
+    """Torch's ``(C_out, C_in, k, k)`` conv weights as ``_Padded.taps`` multiplies them: one
+    ``(C_in, C_out)`` slice per window point, or one ``(k * C_in, C_out)`` per window row."""
+    c_out, c_in, k, _ = w.shape
+    rows = np.ascontiguousarray(w.transpose(2, 3, 1, 0)).reshape(-1, c_out)  # (dy, dx, channel) order
+    return np.split(rows, k if _by_rows(c_in) else k * k)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A refiner's weights as ``_ownership`` multiplies them: per layer ``(conv taps, bias, pool_w)``
+    with the residual folded into the conv's centre tap (h + conv(h) is one conv) and the pool's
+    bias into the conv's (the pool adds it at every point alike)."""
+
+    stem: list[np.ndarray]
+    stem_b: np.ndarray
+    layers: list[tuple[list[np.ndarray], np.ndarray, np.ndarray]]
+    head_w: np.ndarray
+    head_b: float
+
+    @classmethod
+    def of(cls, refiner: Refiner) -> _Prepared:
+        layers = []
+        for w, b, pw, pb in zip(refiner.conv_w, refiner.conv_b, refiner.pool_w, refiner.pool_b):
+            w = w.copy()
+            w[:, :, 1, 1] += np.eye(len(w), dtype=w.dtype)
+            layers.append((_taps(w), b + pb, np.ascontiguousarray(pw.T)))
+        return cls(_taps(refiner.stem_w), refiner.stem_b, layers, refiner.head_w, refiner.head_b)
+
+
+class _Padded:
+    """A zero-padded stack of points, and the shifted views a k x k convolution of it multiplies.
+
+    Point (i, j) of an n x n board is row ``i * width + j`` of ``points`` (``(n * width, C)``); the
+    rows with j >= n and the margins above and below stay zero: the padding a window reaching off
+    the board reads (``width >= n + k // 2`` keeps the left and right reaches apart). The
+    convolution is a sum of products of ``taps``, views of the stack shifted to each point of the
+    window, by slices of the weights; for few channels, views of a copy with each window row's
+    points side by side, shifted to each row.
+    """
+
+    def __init__(self, n: int, width: int, channels: int, k: int):
+        margin = k // 2 * (width + 1)
+        length = n * width
+        self.padded = np.zeros((length + 2 * margin, channels), dtype=np.float32)
+        self.points = self.padded[margin:margin + length]
+        self._gathered = None
+        if _by_rows(channels):
+            item = self.padded.itemsize
+            # row_points[s] = padded[s:s + k] side by side
+            self._row_points = np.ndarray((length + (k - 1) * width, k * channels), np.float32, self.padded, 0,
+                                          (channels * item, item))
+            self._gathered = np.empty(self._row_points.shape, dtype=np.float32)
+            source, shifts = self._gathered, [dy * width for dy in range(k)]
+        else:
+            source, shifts = self.padded, [dy * width + dx for dy in range(k) for dx in range(k)]
+        self.taps = [source[shift:shift + length] for shift in shifts]
+
+    def convolve(self, weights: list[np.ndarray], out: np.ndarray, spare: np.ndarray) -> None:
+        """``out``: the convolution by ``weights`` (``_taps``), without bias; ``spare``: scratch."""
+        if self._gathered is not None:
+            self._gathered[...] = self._row_points
+        np.matmul(self.taps[0], weights[0], out=out)
+        for tap, w in zip(self.taps[1:], weights[1:]):
+            out += np.matmul(tap, w, out=spare)
+
+
+class _Workspace:
+    """One thread's buffers for one board size and net shape, reused from call to call: fresh
+    half-megabyte arrays each call cost page faults (up to 0.5 ms a 19x19 position)."""
+
+    def __init__(self, n: int, planes: int, channels: int, k: int):
+        self.width = n + k // 2  # the stem's reach; the 3x3 layers need less
+        self.stem = _Padded(n, self.width, planes, k)
+        self.layer = _Padded(n, self.width, channels, 3)
+        self.out = np.empty_like(self.layer.points)
+        self.spare = np.empty_like(self.out)
+        self._zero = np.zeros_like(self.out)
+        self._gaps = self.layer.points.reshape(n, self.width, channels)[:, n:]
+        i = np.arange(n * n)
+        self.rows = i + i // n * (self.width - n)  # each point's row, points in board order
+
+    def relu_into_layer(self, out: np.ndarray) -> None:
+        """The layers' input ``max(out, 0)``, its padding rows kept zero."""
+        np.maximum(out, self._zero, out=self.layer.points)  # an array 0: numpy's fast loop, 3x a scalar's
+        self._gaps[...] = 0
+
+
+_threads = threading.local()
+
+
+def _workspace(n: int, planes: int, refiner: Refiner) -> _Workspace:
+    """This thread's workspace for the board size and net shape."""
+    spaces = _threads.__dict__.setdefault("spaces", {})
+    key = (n, planes, refiner.channels, refiner.stem_w.shape[-1])
+    if key not in spaces:
+        spaces[key] = _Workspace(*key)
+    return spaces[key]
 
 
 @lru_cache(maxsize=1)
@@ -121,26 +220,40 @@ def ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segme
 
 
 def _ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segments: int) -> np.ndarray:
-    n = planes.shape[-1]
+    """The forward pass on points-major stacks (a row per point, its channels along it) in this
+    thread's buffers: each layer is a few large products and about ten cheap array calls."""
+    net, n = refiner.prepared, planes.shape[-1]
+    space = _workspace(n, planes.shape[0], refiner)
+    mean, segment_rows = _segment_means(segment, n_segments, space.rows, len(space.out))
+    h, out = space.layer.points, space.out
+    space.stem.points.reshape(n, space.width, -1)[:, :n] = planes.transpose(1, 2, 0)
+    space.stem.convolve(net.stem, out, space.spare)
+    out += net.stem_b
+    space.relu_into_layer(out)
+    for conv, bias, pool_w in net.layers:
+        mixed = (mean @ h) @ pool_w
+        mixed += bias
+        space.layer.convolve(conv, out, space.spare)
+        out += mixed.take(segment_rows, axis=0)
+        space.relu_into_layer(out)
+    return np.tanh(h.dot(net.head_w).reshape(n, space.width)[:, :n] + net.head_b)
+
+
+def _segment_means(segment: np.ndarray, n_segments: int, rows: np.ndarray,
+                   length: int) -> tuple[sparse.csr_array, np.ndarray]:
+    """The ``(n_segments, length)`` sparse matrix that averages each segment's rows (``rows``:
+    each point's), and every row's segment (0 for padding rows, which the ReLU zeroes)."""
     seg = segment.ravel()
-    # Points sorted by segment, so each segment's sum is one slice of a running reduction.
-    order = seg.argsort(kind="stable")
     sizes = np.bincount(seg)
     if len(sizes) != n_segments or not sizes.all():
         raise ValueError(f"segment ids must number 0..{n_segments - 1} with no gap")
-    starts = np.concatenate([[0], sizes[:-1].cumsum()])
-    counts = sizes.astype(np.float32)
-    h = np.maximum(conv(planes, refiner.stem_w, refiner.stem_b), 0)
-    for w, b, pw, pb in zip(refiner.conv_w, refiner.conv_b, refiner.pool_w, refiner.pool_b):
-        flat = h.reshape(h.shape[0], -1)
-        means = np.add.reduceat(flat.take(order, axis=1), starts, axis=1) / counts
-        mixed = (pw @ means + pb[:, None]).take(seg, axis=1)
-        mixed += flat
-        h = conv(h, w, b)
-        h += mixed.reshape(h.shape)
-        np.maximum(h, 0, out=h)
-    # the head as ``np.tensordot(head_w, h, axes=(0, 0))`` computes it, without its overhead
-    return np.tanh(np.dot(refiner.head_w.reshape(1, -1), h.reshape(len(h), -1)).reshape(n, n) + refiner.head_b)
+    order = seg.argsort(kind="stable")
+    weights = (1 / sizes).astype(np.float32)[seg[order]]
+    mean = sparse.csr_array((weights, rows[order], np.concatenate([[0], sizes.cumsum()])),
+                            shape=(n_segments, length))
+    segment_rows = np.zeros(length, dtype=np.intp)
+    segment_rows[rows] = seg
+    return mean, segment_rows
 
 
 def inputs(topology: Topology, statuses: dict[int, BlockStatus]) -> np.ndarray:
