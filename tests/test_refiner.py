@@ -78,7 +78,7 @@ def _plain_ownership(r: Refiner, x, seg, n_segments):
     return np.tanh(np.einsum("c,cij->ij", r.head_w, h) + r.head_b)
 
 
-@pytest.mark.parametrize("channels", [8, 32])   # window rows gathered for few channels, else not
+@pytest.mark.parametrize("channels", [8, 32])
 def test_ownership_equals_the_plain_forward_pass_on_boards_of_two_sizes(channels):
     rng = np.random.default_rng(channels)
     refiner = _random_refiner(rng, channels=channels)

@@ -5,8 +5,9 @@ verdict at once, as a plane, next to the board planes of ``features.planes``, an
 owns each point (-1 White .. +1 Black). A block is alive when the mean predicted ownership over
 its stones has its own sign. Every layer after the first adds a 3x3 convolution and a mix of the
 mean over the point's block or empty region, so one layer carries news across a whole group.
-Inference is numpy alone (threadpoolctl keeps its matrix products on one BLAS thread; a
-scipy sparse matrix takes the block means); ``train_refiner`` trains the same net with torch.
+Inference is numpy and scipy (BLAS's sgemm adds each product in place, a sparse matrix takes
+the block means; threadpoolctl keeps the products on one BLAS thread); ``train_refiner`` trains
+the same net with torch.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 from scipy import sparse
+from scipy.linalg.blas import sgemm
 
 from seog.classifiers.status import BlockStatus
 from seog.features.planes import PLANES, segments, static_planes, status_plane
@@ -81,18 +83,11 @@ class Refiner:
                    [f[f"pool{k}_b"] for k in range(layers)], f["head_w"], float(f["head_b"][0]))
 
 
-def _by_rows(channels: int) -> bool:
-    """Whether a convolution of so few input channels gathers each window row's points side by
-    side: a product per point, (points, C) by (C, C_out), runs slowly for C this small."""
-    return channels < 16
-
-
 def _taps(w: np.ndarray) -> list[np.ndarray]:
-    """Torch's ``(C_out, C_in, k, k)`` conv weights as ``_Padded.taps`` multiplies them: one
-    ``(C_in, C_out)`` slice per window point, or one ``(k * C_in, C_out)`` per window row."""
+    """Torch's ``(C_out, C_in, k, k)`` conv weights as ``_Padded.convolve`` multiplies them: one
+    ``(C_out, C_in)`` Fortran-order slice per window point, in (dy, dx) order (sgemm's layout)."""
     c_out, c_in, k, _ = w.shape
-    rows = np.ascontiguousarray(w.transpose(2, 3, 1, 0)).reshape(-1, c_out)  # (dy, dx, channel) order
-    return np.split(rows, k if _by_rows(c_in) else k * k)
+    return [piece.T for piece in np.ascontiguousarray(w.transpose(2, 3, 1, 0)).reshape(k * k, c_in, c_out)]
 
 
 @dataclass(frozen=True)
@@ -122,10 +117,9 @@ class _Padded:
 
     Point (i, j) of an n x n board is row ``i * width + j`` of ``points`` (``(n * width, C)``); the
     rows with j >= n and the margins above and below stay zero: the padding a window reaching off
-    the board reads (``width >= n + k // 2`` keeps the left and right reaches apart). The
-    convolution is a sum of products of ``taps``, views of the stack shifted to each point of the
-    window, by slices of the weights; for few channels, views of a copy with each window row's
-    points side by side, shifted to each row.
+    the board reads (``width >= n + k // 2`` keeps the left and right reaches apart). So the
+    convolution is a sum of products of ``taps``, the stack shifted to each point of the window,
+    by the weights' slices: no window is copied (no im2col).
     """
 
     def __init__(self, n: int, width: int, channels: int, k: int):
@@ -133,37 +127,28 @@ class _Padded:
         length = n * width
         self.padded = np.zeros((length + 2 * margin, channels), dtype=np.float32)
         self.points = self.padded[margin:margin + length]
-        self._gathered = None
-        if _by_rows(channels):
-            item = self.padded.itemsize
-            # row_points[s] = padded[s:s + k] side by side
-            self._row_points = np.ndarray((length + (k - 1) * width, k * channels), np.float32, self.padded, 0,
-                                          (channels * item, item))
-            self._gathered = np.empty(self._row_points.shape, dtype=np.float32)
-            source, shifts = self._gathered, [dy * width for dy in range(k)]
-        else:
-            source, shifts = self.padded, [dy * width + dx for dy in range(k) for dx in range(k)]
-        self.taps = [source[shift:shift + length] for shift in shifts]
+        self.taps = [self.padded[shift:shift + length] for shift in
+                     (dy * width + dx for dy in range(k) for dx in range(k))]
 
-    def convolve(self, weights: list[np.ndarray], out: np.ndarray, spare: np.ndarray) -> None:
-        """``out``: the convolution by ``weights`` (``_taps``), without bias; ``spare``: scratch."""
-        if self._gathered is not None:
-            self._gathered[...] = self._row_points
-        np.matmul(self.taps[0], weights[0], out=out)
-        for tap, w in zip(self.taps[1:], weights[1:]):
-            out += np.matmul(tap, w, out=spare)
+    def convolve(self, weights: list[np.ndarray], out: np.ndarray) -> None:
+        """Adds the convolution by ``weights`` (``_taps``) to ``out``, a C-contiguous ``(points, C_out)``.
+
+        BLAS adds each product in place (sgemm's beta), on the arrays seen transposed: Fortran
+        order, as sgemm takes them, so nothing is copied.
+        """
+        for tap, w in zip(self.taps, weights):
+            sgemm(1.0, w, tap.T, 1.0, out.T, overwrite_c=True)
 
 
 class _Workspace:
-    """One thread's buffers for one board size and net shape, reused from call to call: fresh
-    half-megabyte arrays each call cost page faults (up to 0.5 ms a 19x19 position)."""
+    """One thread's buffers for one board size and net shape, with their views, reused from call
+    to call (making them costs 25 us a 19x19 position)."""
 
     def __init__(self, n: int, planes: int, channels: int, k: int):
         self.width = n + k // 2  # the stem's reach; the 3x3 layers need less
         self.stem = _Padded(n, self.width, planes, k)
         self.layer = _Padded(n, self.width, channels, 3)
         self.out = np.empty_like(self.layer.points)
-        self.spare = np.empty_like(self.out)
         self._zero = np.zeros_like(self.out)
         self._gaps = self.layer.points.reshape(n, self.width, channels)[:, n:]
         i = np.arange(n * n)
@@ -189,8 +174,9 @@ def _workspace(n: int, planes: int, refiner: Refiner) -> _Workspace:
 
 @lru_cache(maxsize=1)
 def _blas() -> list:
-    """The process's BLAS libraries: a thread pool only slows products this small, so the
-    refiner runs them on one thread (a busy machine made them 100 times slower)."""
+    """The process's BLAS libraries (numpy's and scipy's, both loaded by this module's imports): a
+    thread pool only slows products this small, so the refiner runs them on one thread (a busy
+    machine made them 100 times slower)."""
     from threadpoolctl import ThreadpoolController
 
     return ThreadpoolController().select(user_api="blas").lib_controllers
@@ -227,14 +213,14 @@ def _ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segm
     mean, segment_rows = _segment_means(segment, n_segments, space.rows, len(space.out))
     h, out = space.layer.points, space.out
     space.stem.points.reshape(n, space.width, -1)[:, :n] = planes.transpose(1, 2, 0)
-    space.stem.convolve(net.stem, out, space.spare)
-    out += net.stem_b
+    out[...] = net.stem_b
+    space.stem.convolve(net.stem, out)
     space.relu_into_layer(out)
     for conv, bias, pool_w in net.layers:
         mixed = (mean @ h) @ pool_w
         mixed += bias
-        space.layer.convolve(conv, out, space.spare)
-        out += mixed.take(segment_rows, axis=0)
+        mixed.take(segment_rows, axis=0, out=out, mode="clip")  # "clip": not buffered (rows are in range)
+        space.layer.convolve(conv, out)
         space.relu_into_layer(out)
     return np.tanh(h.dot(net.head_w).reshape(n, space.width)[:, :n] + net.head_b)
 
