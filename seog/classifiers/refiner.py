@@ -118,8 +118,8 @@ class _Padded:
     Point (i, j) of an n x n board is row ``i * width + j`` of ``points`` (``(n * width, C)``); the
     rows with j >= n and the margins above and below stay zero: the padding a window reaching off
     the board reads (``width >= n + k // 2`` keeps the left and right reaches apart). So the
-    convolution is a sum of products of ``taps``, the stack shifted to each point of the window,
-    by the weights' slices: no window is copied (no im2col).
+    convolution is a sum of products of the stack shifted to each point of the window by the
+    weights' slices: no window is copied (no im2col).
     """
 
     def __init__(self, n: int, width: int, channels: int, k: int):
@@ -127,17 +127,16 @@ class _Padded:
         length = n * width
         self.padded = np.zeros((length + 2 * margin, channels), dtype=np.float32)
         self.points = self.padded[margin:margin + length]
-        self.taps = [self.padded[shift:shift + length] for shift in
-                     (dy * width + dx for dy in range(k) for dx in range(k))]
+        # the shifted stacks transposed: (C, points) in Fortran order, as sgemm takes them
+        self._shifted = [self.padded[shift:shift + length].T for shift in
+                         (dy * width + dx for dy in range(k) for dx in range(k))]
 
     def convolve(self, weights: list[np.ndarray], out: np.ndarray) -> None:
-        """Adds the convolution by ``weights`` (``_taps``) to ``out``, a C-contiguous ``(points, C_out)``.
-
-        BLAS adds each product in place (sgemm's beta), on the arrays seen transposed: Fortran
-        order, as sgemm takes them, so nothing is copied.
-        """
-        for tap, w in zip(self.taps, weights):
-            sgemm(1.0, w, tap.T, 1.0, out.T, overwrite_c=True)
+        """Adds the convolution by ``weights`` (``_taps``) to ``out``, a C-contiguous ``(points, C_out)``:
+        BLAS adds each product in place (sgemm's beta), into ``out`` seen transposed, so nothing is copied."""
+        into = out.T
+        for shifted, w in zip(self._shifted, weights):
+            sgemm(1.0, w, shifted, 1.0, into, 0, 0, True)  # trans_a, trans_b, overwrite_c (positional: faster)
 
 
 class _Workspace:
