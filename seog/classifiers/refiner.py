@@ -151,7 +151,7 @@ class _Workspace:
         self._zero = np.zeros_like(self.out)
         self._gaps = self.layer.points.reshape(n, self.width, channels)[:, n:]
         i = np.arange(n * n)
-        self.rows = i + i // n * (self.width - n)  # each point's row, points in board order
+        self.rows = (i + i // n * (self.width - n)).astype(np.int32)  # each point's row, in board order
 
     def relu_into_layer(self, out: np.ndarray) -> None:
         """The layers' input ``max(out, 0)``, its padding rows kept zero."""
@@ -227,15 +227,17 @@ def _ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segm
 def _segment_means(segment: np.ndarray, n_segments: int, rows: np.ndarray,
                    length: int) -> tuple[sparse.csr_array, np.ndarray]:
     """The ``(n_segments, length)`` sparse matrix that averages each segment's rows (``rows``:
-    each point's), and every row's segment (0 for padding rows, which the ReLU zeroes)."""
+    each point's, int32 like the matrix's indices, which spares scipy a conversion), and every
+    row's segment (0 for padding rows, which the ReLU zeroes)."""
     seg = segment.ravel()
     sizes = np.bincount(seg)
     if len(sizes) != n_segments or not sizes.all():
         raise ValueError(f"segment ids must number 0..{n_segments - 1} with no gap")
     order = seg.argsort(kind="stable")
     weights = (1 / sizes).astype(np.float32)[seg[order]]
-    mean = sparse.csr_array((weights, rows[order], np.concatenate([[0], sizes.cumsum()])),
-                            shape=(n_segments, length))
+    starts = np.zeros(n_segments + 1, dtype=np.int32)
+    sizes.cumsum(out=starts[1:])
+    mean = sparse.csr_array((weights, rows[order], starts), shape=(n_segments, length))
     segment_rows = np.zeros(length, dtype=np.intp)
     segment_rows[rows] = seg
     return mean, segment_rows
