@@ -123,6 +123,7 @@ class _Padded:
     """
 
     def __init__(self, n: int, width: int, channels: int, k: int):
+        self.width = width
         margin = k // 2 * (width + 1)
         length = n * width
         self.padded = np.zeros((length + 2 * margin, channels), dtype=np.float32)
@@ -144,18 +145,24 @@ class _Workspace:
     to call (making them costs 25 us a 19x19 position)."""
 
     def __init__(self, n: int, planes: int, channels: int, k: int):
-        self.width = n + k // 2  # the stem's reach; the 3x3 layers need less
-        self.stem = _Padded(n, self.width, planes, k)
-        self.layer = _Padded(n, self.width, channels, 3)
+        # rows as narrow as each window's reach allows: the 3x3 layers' products are the bulk
+        self.stem = _Padded(n, n + k // 2, planes, k)
+        self.layer = _Padded(n, n + 1, channels, 3)
+        self.stem_out = np.empty((len(self.stem.points), channels), dtype=np.float32)
         self.out = np.empty_like(self.layer.points)
-        self._zero = np.zeros_like(self.out)
-        self._gaps = self.layer.points.reshape(n, self.width, channels)[:, n:]
+        self._board = (n, n + 1, channels)  # the layers' points as (board rows, width, C)
+        self._into = self.layer.points.reshape(self._board)
+        self._zero = np.zeros(self._board, dtype=np.float32)
+        self._gaps = self._into[:, n:]
         i = np.arange(n * n)
-        self.rows = (i + i // n * (self.width - n)).astype(np.int32)  # each point's row, in board order
+        self.rows = (i + i // n).astype(np.int32)  # each point's row in the layers' stack, in board order
 
     def relu_into_layer(self, out: np.ndarray) -> None:
-        """The layers' input ``max(out, 0)``, its padding rows kept zero."""
-        np.maximum(out, self._zero, out=self.layer.points)  # an array 0: numpy's fast loop, 3x a scalar's
+        """The layers' input ``max(out, 0)``, its padding rows kept zero; ``out``: rows of the
+        layers' width, or of the stem's, one padding point wider, whose last one is dropped."""
+        n, width, channels = self._board
+        # against an array of zeros: numpy's fast loop, 3x faster than against a scalar 0
+        np.maximum(out.reshape(n, -1, channels)[:, :width], self._zero, out=self._into)
         self._gaps[...] = 0
 
 
@@ -211,17 +218,17 @@ def _ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segm
     space = _workspace(n, planes.shape[0], refiner)
     mean, segment_rows = _segment_means(segment, n_segments, space.rows, len(space.out))
     h, out = space.layer.points, space.out
-    space.stem.points.reshape(n, space.width, -1)[:, :n] = planes.transpose(1, 2, 0)
-    out[...] = net.stem_b
-    space.stem.convolve(net.stem, out)
-    space.relu_into_layer(out)
+    space.stem.points.reshape(n, space.stem.width, -1)[:, :n] = planes.transpose(1, 2, 0)
+    space.stem_out[...] = net.stem_b
+    space.stem.convolve(net.stem, space.stem_out)
+    space.relu_into_layer(space.stem_out)
     for conv, bias, pool_w in net.layers:
         mixed = (mean @ h) @ pool_w
         mixed += bias
         mixed.take(segment_rows, axis=0, out=out, mode="clip")  # "clip": not buffered (rows are in range)
         space.layer.convolve(conv, out)
         space.relu_into_layer(out)
-    return np.tanh(h.dot(net.head_w).reshape(n, space.width)[:, :n] + net.head_b)
+    return np.tanh(h.dot(net.head_w).reshape(n, space.layer.width)[:, :n] + net.head_b)
 
 
 def _segment_means(segment: np.ndarray, n_segments: int, rows: np.ndarray,
