@@ -141,8 +141,9 @@ class _Padded:
 
 
 class _Workspace:
-    """One thread's buffers for one board size and net shape, with their views, reused from call
-    to call (making them costs 25 us a 19x19 position)."""
+    """One thread's buffers for one board size and net shape, with their views and a sparse
+    matrix, reused from call to call: making them costs 25 us a 19x19 position, scipy's checks of
+    a new sparse matrix 60 us more on a busy cache."""
 
     def __init__(self, n: int, planes: int, channels: int, k: int):
         # rows as narrow as each window's reach allows: the 3x3 layers' products are the bulk
@@ -155,7 +156,28 @@ class _Workspace:
         self._zero = np.zeros(self._board, dtype=np.float32)
         self._gaps = self._into[:, n:]
         i = np.arange(n * n)
-        self.rows = (i + i // n).astype(np.int32)  # each point's row in the layers' stack, in board order
+        self._rows = (i + i // n).astype(np.int32)  # each point's row in the layers' stack, in board order
+        # a matrix of a row per segment (at most one a point) whose product with the layers' stack
+        # is each segment's mean: made once, its arrays refilled for each position
+        self._mean = sparse.csr_array((np.zeros(n * n, dtype=np.float32), np.zeros(n * n, dtype=np.int32),
+                                       np.arange(n * n + 1, dtype=np.int32)), shape=(n * n, len(self.out)))
+        self._segment_rows = np.zeros(len(self.out), dtype=np.intp)
+
+    def segments(self, segment: np.ndarray, n_segments: int) -> tuple[sparse.csr_array, np.ndarray]:
+        """The matrix of segment means (rows past ``n_segments`` empty) and every row's segment
+        (0 for padding rows, which the ReLU zeroes)."""
+        seg = segment.ravel()
+        sizes = np.bincount(seg)
+        if len(sizes) != n_segments or not sizes.all():
+            raise ValueError(f"segment ids must number 0..{n_segments - 1} with no gap")
+        order = seg.argsort(kind="stable")
+        mean = self._mean
+        (1 / sizes).astype(np.float32).take(seg[order], out=mean.data)
+        self._rows.take(order, out=mean.indices)
+        sizes.cumsum(out=mean.indptr[1:n_segments + 1])
+        mean.indptr[n_segments + 1:] = len(seg)
+        self._segment_rows[self._rows] = seg
+        return mean, self._segment_rows
 
     def relu_into_layer(self, out: np.ndarray) -> None:
         """The layers' input ``max(out, 0)``, its padding rows kept zero; ``out``: rows of the
@@ -216,38 +238,19 @@ def _ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segm
     thread's buffers: each layer is a few large products and about ten cheap array calls."""
     net, n = refiner.prepared, planes.shape[-1]
     space = _workspace(n, planes.shape[0], refiner)
-    mean, segment_rows = _segment_means(segment, n_segments, space.rows, len(space.out))
+    mean, segment_rows = space.segments(segment, n_segments)
     h, out = space.layer.points, space.out
     space.stem.points.reshape(n, space.stem.width, -1)[:, :n] = planes.transpose(1, 2, 0)
     space.stem_out[...] = net.stem_b
     space.stem.convolve(net.stem, space.stem_out)
     space.relu_into_layer(space.stem_out)
     for conv, bias, pool_w in net.layers:
-        mixed = (mean @ h) @ pool_w
+        mixed = (mean @ h)[:n_segments] @ pool_w
         mixed += bias
         mixed.take(segment_rows, axis=0, out=out, mode="clip")  # "clip": not buffered (rows are in range)
         space.layer.convolve(conv, out)
         space.relu_into_layer(out)
     return np.tanh(h.dot(net.head_w).reshape(n, space.layer.width)[:, :n] + net.head_b)
-
-
-def _segment_means(segment: np.ndarray, n_segments: int, rows: np.ndarray,
-                   length: int) -> tuple[sparse.csr_array, np.ndarray]:
-    """The ``(n_segments, length)`` sparse matrix that averages each segment's rows (``rows``:
-    each point's, int32 like the matrix's indices, which spares scipy a conversion), and every
-    row's segment (0 for padding rows, which the ReLU zeroes)."""
-    seg = segment.ravel()
-    sizes = np.bincount(seg)
-    if len(sizes) != n_segments or not sizes.all():
-        raise ValueError(f"segment ids must number 0..{n_segments - 1} with no gap")
-    order = seg.argsort(kind="stable")
-    weights = (1 / sizes).astype(np.float32)[seg[order]]
-    starts = np.zeros(n_segments + 1, dtype=np.int32)
-    sizes.cumsum(out=starts[1:])
-    mean = sparse.csr_array((weights, rows[order], starts), shape=(n_segments, length))
-    segment_rows = np.zeros(length, dtype=np.intp)
-    segment_rows[rows] = seg
-    return mean, segment_rows
 
 
 def inputs(topology: Topology, statuses: dict[int, BlockStatus]) -> np.ndarray:
