@@ -87,14 +87,14 @@ def _taps(w: np.ndarray) -> list[np.ndarray]:
     """Torch's ``(C_out, C_in, k, k)`` conv weights as ``_Padded.convolve`` multiplies them: one
     ``(C_out, C_in)`` Fortran-order slice per window point, in (dy, dx) order (sgemm's layout)."""
     c_out, c_in, k, _ = w.shape
-    return [piece.T for piece in np.ascontiguousarray(w.transpose(2, 3, 1, 0)).reshape(k * k, c_in, c_out)]
+    return [piece.T for piece in np.ascontiguousarray(w.transpose(2, 3, 1, 0), dtype=np.float32).reshape(k * k, c_in, c_out)]
 
 
 @dataclass(frozen=True)
 class _Prepared:
-    """A refiner's weights as ``_ownership`` multiplies them: per layer ``(conv taps, bias, pool_w)``
-    with the residual folded into the conv's centre tap (h + conv(h) is one conv) and the pool's
-    bias into the conv's (the pool adds it at every point alike)."""
+    """A refiner's weights as ``_ownership`` multiplies them, float32: per layer ``(conv taps, bias,
+    pool_w)`` with the residual folded into the conv's centre tap (h + conv(h) is one conv) and the
+    pool's bias into the conv's (the pool adds it at every point alike)."""
 
     stem: list[np.ndarray]
     stem_b: np.ndarray
@@ -108,8 +108,9 @@ class _Prepared:
         for w, b, pw, pb in zip(refiner.conv_w, refiner.conv_b, refiner.pool_w, refiner.pool_b):
             w = w.copy()
             w[:, :, 1, 1] += np.eye(len(w), dtype=w.dtype)
-            layers.append((_taps(w), b + pb, np.ascontiguousarray(pw.T)))
-        return cls(_taps(refiner.stem_w), refiner.stem_b, layers, refiner.head_w, refiner.head_b)
+            layers.append((_taps(w), (b + pb).astype(np.float32), np.ascontiguousarray(pw.T, dtype=np.float32)))
+        return cls(_taps(refiner.stem_w), refiner.stem_b.astype(np.float32), layers,
+                   refiner.head_w.astype(np.float32), refiner.head_b)
 
 
 class _Padded:
