@@ -285,14 +285,14 @@ def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refine
     """
     seg, n_segments = segments(topology)
     owner = ownership(refiner, inputs(topology, statuses), seg, n_segments)
-    p = block_p_alive(topology, owner)
+    p = block_p_alive(topology, owner).tolist()
     out = {}
     for block in topology.blocks:
         st = statuses[block.id]
         if st.source == "benson":
             out[block.id] = st
         else:
-            q = float(p[block.id])
+            q = p[block.id]
             doubt = "model" if abs(q - 0.5) < margin or st.uncertain else ""
             out[block.id] = BlockStatus(block.id, block.color, block.points, q > 0.5, "refiner", q, bool(doubt), doubt)
     return out
