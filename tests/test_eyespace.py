@@ -89,7 +89,6 @@ def test_seki_is_left_alone():
 @pytest.mark.parametrize("folder, name, stones", [
     ("kgs-2017-q1", "2017-03-25-19", 26),  # a 26-stone group with one eye on the right edge
     ("gnugo-regression-games", "tournament9__indigoBot-GNU", 39),  # White's 39 stones in the centre
-    ("kgs-2017-q1", "2017-01-16-19", 3),  # three White stones on the top edge in Black's area
     # Six Black stones at J19 share their two liberties with a White block, which has more
     # once the dead Black stones next to it are taken off: no seki, and the six are dead.
     ("kgs-2017-q1", "2017-03-29-25", 6),
@@ -243,6 +242,30 @@ def test_a_group_called_dead_around_seven_empty_points_or_more_is_alive():
     assert out[black.id].alive and out[black.id].source == "big-eye"
     assert not out[inner.id].alive and out[inner.id].source == "big-eye"
     assert out[at(topo, 0, 4).id].alive and out[at(topo, 0, 4).id].source == "refiner"  # the outside wall
+
+
+def test_a_stone_called_alive_inside_a_living_groups_big_eye_is_dead():
+    # The refiner called this lone stone alive on a 20x20 board (trained on 19x19 alone), and
+    # the eye-space rule then killed the whole wall for the eye the stone seemed to take.
+    rows = ["." * 9 + "XO" + "." * 9 for _ in range(20)]
+    rows[1] = "O" + rows[1][1:]
+    topo = analyze(board("\n".join(rows)).grid)
+    stone, wall = at(topo, 1, 0), at(topo, 0, 9)
+    out = big_eye_alive(topo, verdicts(topo))
+    assert not out[stone.id].alive and out[stone.id].source == "big-eye"
+    assert out[wall.id].alive and out[wall.id].source == "refiner"
+    assert eyeless_dead(topo, verdicts(topo))[wall.id].source == "eyespace"  # without it, the wall died
+    crowded = [r for r in rows]
+    crowded[3] = "OOOO" + crowded[3][4:]  # four stones may live in there: left to the nets
+    topo = analyze(board("\n".join(crowded)).grid)
+    assert big_eye_alive(topo, verdicts(topo)) == verdicts(topo)
+
+
+def test_three_stones_the_refiner_calls_alive_in_a_big_eye_of_a_real_game_are_dead():
+    # White's three stones on the top edge in Black's area (the eye-space rule took them before)
+    topo, truth, statuses = decided_game("kgs-2017-q1", "2017-01-16-19")
+    taken = [s for s in statuses if s.source == "big-eye"]
+    assert [len(s.points) for s in taken] == [3] and not taken[0].alive and not truth[taken[0].block]
 
 
 def test_six_empty_points_may_be_killed_and_four_stones_may_live():

@@ -37,7 +37,8 @@ of ``BIG_EYE`` empty points or more, holding no more than ``FEW_STONES`` opponen
 alive, is alive, and those stones dead. No eye space of seven points can be killed, and three
 stones cannot make a living group inside it. One point less will do when the group encloses
 another region with no living opponent stone in it: six points always make one eye, and the
-other region is a second.
+other region is a second. Around a group called alive, three stones called alive or fewer inside
+``BIG_EYE`` empty points are dead as well.
 """
 
 from __future__ import annotations
@@ -292,7 +293,24 @@ def big_eye_alive(topology: Topology, statuses: dict) -> dict:
             if len(cer.empty) >= (BIG_EYE_AND_ANOTHER if another else BIG_EYE) and living[i] <= FEW_STONES:
                 turned.update(dict.fromkeys(blocks, True))
                 turned.update(dict.fromkeys(cer.inner_blocks, False))
+    turned.update(dict.fromkeys(_lost_in_big_eyes(topology, statuses), False))
     return turn(statuses, turned, "big-eye")
+
+
+def _lost_in_big_eyes(topology: Topology, statuses: dict) -> list[int]:
+    """Opponent blocks the nets call alive, ``FEW_STONES`` stones at most, inside a region of
+    ``BIG_EYE`` empty points or more that living blocks enclose alone: they cannot live there
+    either (2 archive positions, both dead for KataGo; a lone stone in a 20x20 corner)."""
+    lost = []
+    for color in (1, -1):
+        for cer in topology.cers[color]:
+            if len(cer.empty) < BIG_EYE or not cer.blocks or not all(statuses[b].alive for b in cer.blocks):
+                continue
+            inner = [o for o in cer.inner_blocks if statuses[o].alive]
+            if (inner and sum(topology.blocks[o].size for o in inner) <= FEW_STONES
+                    and all(statuses[o].source in JUDGED_BY_NETS for o in inner)):
+                lost += inner
+    return lost
 
 
 def _dead_groups(topology: Topology, statuses: dict):
