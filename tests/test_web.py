@@ -173,3 +173,15 @@ def test_example_picker_and_a_broken_sgf_shows_the_servers_reason(page, server):
     page.wait_for_selector("body[data-state=error]")
     message = page.text_content("#error")
     assert message.startswith("Could not score this game:") and len(message) > 30
+
+
+def test_a_corner_race_is_listed_with_its_reason(page, server):
+    from conftest import shared_dir
+
+    game = shared_dir("kgs-2017-q1") / "2017-02-28-24.sgf"  # the model calls a corner seki dead
+    page.set_input_files("#file", str(game))
+    ready(page)
+    listed = page.locator("#uncertain li").all_text_contents()
+    races = [b for b in api_score(server, game.read_text())["blocks"] if b["doubt"] == "race"]
+    assert races and all(any(f"at {b['stones'][0]} counted {b['status']}, in a liberty race" in line
+                             for line in listed) for b in races)

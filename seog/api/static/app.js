@@ -107,8 +107,9 @@ function render(answer) {
   list.replaceChildren();
   for (const b of answer.blocks.filter((x) => x.uncertain)) {
     const li = document.createElement("li");
-    const p = b.p_alive === null ? "" : `, p(alive) ${b.p_alive.toFixed(2)}`;
-    li.textContent = `uncertain: ${b.color} block at ${b.stones[0]} counted ${b.status}${p}`;
+    const why = b.doubt === "race" ? ", in a liberty race that may end in seki, or in a capture the other way"
+      : b.p_alive === null ? "" : `, p(alive) ${b.p_alive.toFixed(2)}`;
+    li.textContent = `uncertain: ${b.color} block at ${b.stones[0]} counted ${b.status}${why}`;
     list.append(li);
   }
   $("download").disabled = !answer.annotated_sgf;
