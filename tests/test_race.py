@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import SEKI_CORNER, at, board, decided_game, verdicts
+from conftest import SEKI_CORNER, at, board, decided_game, shared_dir, verdicts
 from seog.classifiers.race import CAPTURER, GROUP, SEKI, doubtful, flag_races, race
 from seog.features.topology import analyze
 
@@ -54,3 +54,16 @@ def test_the_corner_sekis_the_model_calls_dead_are_flagged(name):
     topo, marks, statuses = decided_game("kgs-2017-q1", name)
     wrong = [st for st in statuses if st.alive != bool(marks[st.block])]
     assert wrong and all(st.uncertain and st.doubt == "race" and not st.alive for st in wrong)
+
+
+def test_a_race_the_players_settle_is_no_longer_in_doubt():
+    from seog.datasets.devsets import read
+    from seog.features.coords import gtp_to_index
+    from seog.scoring.score import score_position
+
+    board = read(shared_dir("kgs-2017-q1") / "2017-02-28-24.sgf")[0][0].board
+    assert any(b.doubt == "race" for b in score_position(board).blocks)
+    for decision in (False, True):  # confirmed dead, or alive in seki as the players counted it
+        corner = {gtp_to_index(v, board.size): decision for v in ("R19", "T18")}
+        score = score_position(board, overrides=corner)
+        assert not any(b.doubt == "race" for b in score.blocks)

@@ -62,7 +62,7 @@ def test_result_and_counts_are_written_under_the_board():
 def test_uncertain_block_gets_a_ring_on_every_stone():
     b, score = scored()
     blk = next(x for x in score.blocks if gtp_to_index("F9", 9) in x.points)
-    blk.uncertain = True
+    blk.doubt = "model"
     root = ET.fromstring(render_svg(b.grid, score))
     rings = elements(root, "circle", "uncertain-mark")
     assert len(rings) == len(blk.points)

@@ -74,7 +74,7 @@ def test_colour_only_adds_styles_to_the_same_letters():
 def test_uncertain_blocks_are_marked_and_listed_with_their_decision():
     b, score = scored()
     seki_white = next(blk for blk in score.blocks if gtp_to_index("D9", 9) in blk.points)
-    seki_white.uncertain, seki_white.p_alive = True, 0.52
+    seki_white.doubt, seki_white.p_alive = "model", 0.52
     text = render(b.grid, score)
     assert "uncertain: white block at D9 (4 stones), counted alive, p(alive) 0.52" in text
     assert mark(symbols(b.grid, score), "E7") == "?"

@@ -62,5 +62,5 @@ def classify(topology, unsettled_ids, settled: dict, model) -> dict[int, BlockSt
     for b, prob in zip(ids.tolist(), probs.tolist()):
         block = topology.blocks[b]
         doubt = "model" if abs(prob - 0.5) < model.uncertain_margin else ""
-        out[b] = BlockStatus(b, block.color, block.points, prob >= 0.5, "model", prob, bool(doubt), doubt)
+        out[b] = BlockStatus(b, block.color, block.points, prob >= 0.5, "model", prob, doubt)
     return out

@@ -6,8 +6,9 @@ dead group beside that neighbour, is a race between the two: a capture either wa
 counts alone: each side's outside liberties (one-point eyes among them, which the other side
 may fill only to capture), the liberties they share, and who fills which first. When the dead
 group, moving first, is not taken, the verdict is not changed (most such groups are dead all
-the same) but both groups are flagged uncertain with the doubt 'race'. On the KataGo-labelled
-archive this flags 102 of 8,270 positions, 27 of them with a block KataGo reads otherwise.
+the same) but both groups are flagged uncertain with the doubt 'race' (its figures on the
+KataGo-labelled archive: docs/model.md). A race where a person has decided a block of either
+side (source 'override') is not in doubt any more.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ def _eyes(topology: Topology, blocks: list[int], color: int) -> set[int]:
 
 def doubtful(topology: Topology, statuses: dict[int, BlockStatus]) -> set[int]:
     """The blocks of every dead group (dead blocks sharing liberties) and of its only capturer
-    (the living blocks of one chain) where the group, moving first, is not taken."""
+    (the living blocks of one chain) where the group, moving first, is not taken, unless a person
+    decided one of them."""
     out: set[int] = set()
     seen: set[int] = set()
     for block in topology.blocks:
@@ -68,7 +70,7 @@ def doubtful(topology: Topology, statuses: dict[int, BlockStatus]) -> set[int]:
         if len(chains) != 1:
             continue
         capturer = [b for b in topology.chains[chains.pop()].blocks if statuses[b].alive]
-        if any(statuses[b].source == "benson" for b in capturer):
+        if any(statuses[b].source in ("benson", "override") for b in capturer + group):
             continue
         if any(not statuses[o].alive and o not in group for b in capturer for o in topology.blocks[b].opponents):
             continue  # the capturer can gain liberties elsewhere
@@ -84,11 +86,9 @@ def doubtful(topology: Topology, statuses: dict[int, BlockStatus]) -> set[int]:
 
 
 def flag_races(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int, BlockStatus]:
-    """``statuses`` with the blocks of doubtful races flagged uncertain (doubt 'race'), verdicts unchanged."""
-    blocks = [b for b in doubtful(topology, statuses) if not statuses[b].uncertain]
-    if not blocks:
-        return statuses
-    out = dict(statuses)
-    for b in blocks:
-        out[b] = out[b].doubted("race")
-    return out
+    """``statuses`` with the blocks of doubtful races, and those alone, in doubt for the race
+    (a block the model doubts keeps that reason); verdicts unchanged. Run again after overrides."""
+    racing = doubtful(topology, statuses)
+    changed = {b: st.doubted("race" if b in racing else "") for b, st in statuses.items()
+               if st.doubt != "model" and (st.doubt == "race") != (b in racing)}
+    return {**statuses, **changed} if changed else statuses

@@ -39,9 +39,9 @@ class BlockStatus:
     """The decision for one block: ``alive``, who decided it (``source``: 'benson', 'atari',
     'capturers-dead', 'model', 'refiner', 'reading', 'eyespace', 'seki', 'eyes', 'big-eye', 'heuristic',
     'markup' or 'override'), the nets' probability that it is alive (None for static decisions),
-    whether the verdict is in doubt (``uncertain``) and why (``doubt``: 'model' when that
+    and why the verdict is in doubt (``doubt``, empty when it is not: 'model' when that
     probability is near the decision boundary, 'race' for a liberty race its capturer may not
-    win, ``classifiers.race``). A rule after the nets changes ``alive`` and ``source`` but keeps
+    win, ``classifiers.race``; ``uncertain`` says whether it is). A rule after the nets changes ``alive`` and ``source`` but keeps
     the nets' probability and flag, so they may disagree with ``alive``."""
 
     block: int
@@ -50,8 +50,11 @@ class BlockStatus:
     alive: bool
     source: str
     p_alive: float | None = None
-    uncertain: bool = False
     doubt: str = ""
+
+    @property
+    def uncertain(self) -> bool:
+        return bool(self.doubt)
 
     @property
     def status(self) -> str:
@@ -69,8 +72,8 @@ class BlockStatus:
         return "" if self.p_alive is None else f"p(alive) {float(self.p_alive):.2f}"
 
     def doubted(self, doubt: str) -> BlockStatus:
-        """The same verdict, flagged uncertain for the reason ``doubt``."""
-        return replace(self, uncertain=True, doubt=doubt)
+        """The same verdict in doubt for the reason ``doubt`` ('' for none)."""
+        return replace(self, doubt=doubt)
 
 
 def turn(statuses: dict[int, BlockStatus], turned: dict[int, bool], source: str) -> dict[int, BlockStatus]:
@@ -158,7 +161,8 @@ def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus
 def decide(topology: Topology, model=None, passes: Collection[str] | None = None) -> list[BlockStatus]:
     """A status for every block, in block id order. With a model, the rules of ``later_passes``
     run after the nets: all of them, or those named in ``passes`` (``()`` for none: the refiner's
-    training inputs are the verdicts before them)."""
+    training inputs are the verdicts before them). The race flag (``classifiers.race``) always
+    runs last: it changes no verdict."""
     settled = static_statuses(topology)
     unsettled = [b.id for b in topology.blocks if b.id not in settled]
     if unsettled:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from seog.classifiers import model_file
+from seog.classifiers.race import flag_races
 from seog.classifiers.status import BlockStatus, decide
 from seog.features.board import Board, IllegalPosition
 from seog.features.coords import BLACK, WHITE
@@ -63,6 +64,8 @@ def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float
             raise ValueError(f"override at {_vertex(index, board.size)}: no stone there")
         st = statuses[label - 1]
         statuses[label - 1] = BlockStatus(st.block, st.color, st.points, bool(alive), "override", st.p_alive)
+    if overrides and dead is None:  # a race a person has settled is no longer in doubt
+        statuses = list(flag_races(topology, dict(enumerate(statuses))).values())
     dead_mask = np.zeros(board.grid.shape, dtype=bool)
     for st in statuses:
         if not st.alive:
