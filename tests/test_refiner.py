@@ -3,6 +3,7 @@ its training data, and what it changes on real positions."""
 
 import gzip
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ from conftest import board, shared_dir
 from seog.classifiers import model_file
 from seog.classifiers.refiner import N_INPUTS, Refiner, block_p_alive, inputs, ownership
 from seog.classifiers.status import decide
+from seog.features.coords import MAX_SIZE, MIN_SIZE
 from seog.features.planes import COLOR_SWAP, PLANES, segments, static_planes
 from seog.features.topology import analyze
 
@@ -53,9 +55,9 @@ def test_colour_swap_permutes_the_planes_of_the_swapped_position():
     assert np.array_equal(static_planes(topo)[COLOR_SWAP], static_planes(swapped))
 
 
-def _random_refiner(rng, channels=8, layers=2):
+def _random_refiner(rng, channels=8, layers=2, stem=5):
     f = np.float32
-    return Refiner(rng.normal(0, .2, (channels, N_INPUTS, 5, 5)).astype(f), rng.normal(0, .1, channels).astype(f),
+    return Refiner(rng.normal(0, .2, (channels, N_INPUTS, stem, stem)).astype(f), rng.normal(0, .1, channels).astype(f),
                    [rng.normal(0, .2, (channels, channels, 3, 3)).astype(f) for _ in range(layers)],
                    [rng.normal(0, .1, channels).astype(f) for _ in range(layers)],
                    [rng.normal(0, .2, (channels, channels)).astype(f) for _ in range(layers)],
@@ -78,16 +80,44 @@ def _plain_ownership(r: Refiner, x, seg, n_segments):
     return np.tanh(np.einsum("c,cij->ij", r.head_w, h) + r.head_b)
 
 
+def _random_input(rng, n: int):
+    x = rng.normal(size=(N_INPUTS, n, n)).astype(np.float32)
+    seg = np.unique(rng.integers(0, 6, (n, n)), return_inverse=True)[1].reshape(n, n)
+    return x, seg, int(seg.max()) + 1
+
+
 @pytest.mark.parametrize("channels", [8, 32])
 def test_ownership_equals_the_plain_forward_pass_on_boards_of_two_sizes(channels):
     rng = np.random.default_rng(channels)
     refiner = _random_refiner(rng, channels=channels)
     for n in (5, 7, 5):                            # the second 5x5 reuses the first one's buffers
-        x = rng.normal(size=(N_INPUTS, n, n)).astype(np.float32)
-        seg = np.unique(rng.integers(0, 6, (n, n)), return_inverse=True)[1].reshape(n, n)
-        got = ownership(refiner, x, seg, int(seg.max()) + 1)
-        assert got.shape == (n, n) and np.allclose(got, _plain_ownership(refiner, x, seg, int(seg.max()) + 1),
-                                                   atol=1e-5)
+        x, seg, n_segments = _random_input(rng, n)
+        got = ownership(refiner, x, seg, n_segments)
+        assert got.shape == (n, n) and np.allclose(got, _plain_ownership(refiner, x, seg, n_segments), atol=1e-5)
+
+
+@pytest.mark.parametrize("stem", [1, 3, 5])
+def test_ownership_equals_the_plain_forward_pass_on_every_board_size(stem):
+    rng = np.random.default_rng(stem)
+    refiner = _random_refiner(rng, channels=8, stem=stem)
+    for n in range(MIN_SIZE, MAX_SIZE + 1):
+        x, seg, n_segments = _random_input(rng, n)
+        first = ownership(refiner, x, seg, n_segments)
+        assert np.allclose(first, _plain_ownership(refiner, x, seg, n_segments), atol=1e-5), n
+        kept = first.copy()
+        ownership(refiner, *_random_input(rng, n))  # the same buffers again
+        assert np.array_equal(first, kept)          # the answer is no view of them
+
+
+def test_threads_scoring_at_once_get_their_own_answers():
+    rng = np.random.default_rng(5)
+    refiner = _random_refiner(rng, channels=8)
+    inputs = [_random_input(rng, n) for n in (9, 13, 19, 9, 13, 19, 19, 19)]
+    alone = [ownership(refiner, *args) for args in inputs]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(5):
+            together = list(pool.map(lambda args: ownership(refiner, *args), inputs))
+            assert all(np.array_equal(a, b) for a, b in zip(alone, together))
 
 
 def test_numpy_refiner_equals_the_torch_net_on_a_real_position():

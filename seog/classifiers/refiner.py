@@ -110,7 +110,7 @@ class _Prepared:
             w[:, :, 1, 1] += np.eye(len(w), dtype=w.dtype)
             layers.append((_taps(w), (b + pb).astype(np.float32), np.ascontiguousarray(pw.T, dtype=np.float32)))
         return cls(_taps(refiner.stem_w), refiner.stem_b.astype(np.float32), layers,
-                   refiner.head_w.astype(np.float32), refiner.head_b)
+                   refiner.head_w.astype(np.float32), float(refiner.head_b))
 
 
 class _Padded:
@@ -147,11 +147,15 @@ class _Workspace:
     a new sparse matrix 60 us more on a busy cache."""
 
     def __init__(self, n: int, planes: int, channels: int, k: int):
-        # rows as narrow as each window's reach allows: the 3x3 layers' products are the bulk
-        self.stem = _Padded(n, n + k // 2, planes, k)
+        # rows as narrow as each window's reach allows (the 3x3 layers' products are the bulk),
+        # the stem's at least as wide as the layers', whose width ``relu_into_layer`` cuts it to
+        self.stem = _Padded(n, n + max(k // 2, 1), planes, k)
         self.layer = _Padded(n, n + 1, channels, 3)
         self.stem_out = np.empty((len(self.stem.points), channels), dtype=np.float32)
         self.out = np.empty_like(self.layer.points)
+        # sgemm adds in place only into a float32 array it sees as Fortran-ordered; into anything
+        # else it would return a copy and leave the output as it was, without a word
+        assert all(a.dtype == np.float32 and a.T.flags.f_contiguous for a in (self.stem_out, self.out))
         self._board = (n, n + 1, channels)  # the layers' points as (board rows, width, C)
         self._into = self.layer.points.reshape(self._board)
         self._zero = np.zeros(self._board, dtype=np.float32)
@@ -159,7 +163,9 @@ class _Workspace:
         i = np.arange(n * n)
         self._rows = (i + i // n).astype(np.int32)  # each point's row in the layers' stack, in board order
         # a matrix of a row per segment (at most one a point) whose product with the layers' stack
-        # is each segment's mean: made once, its arrays refilled for each position
+        # is each segment's mean: made once, its arrays refilled in place for each position, which
+        # keeps it a canonical CSR matrix (one entry a point, column indices sorted within each
+        # row, int32 indices, the same number of entries) as scipy expects
         self._mean = sparse.csr_array((np.zeros(n * n, dtype=np.float32), np.zeros(n * n, dtype=np.int32),
                                        np.arange(n * n + 1, dtype=np.int32)), shape=(n * n, len(self.out)))
         self._segment_rows = np.zeros(len(self.out), dtype=np.intp)
@@ -294,5 +300,5 @@ def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refine
         else:
             q = p[block.id]
             doubt = "model" if abs(q - 0.5) < margin or st.uncertain else ""
-            out[block.id] = BlockStatus(block.id, block.color, block.points, q > 0.5, "refiner", q, bool(doubt), doubt)
+            out[block.id] = BlockStatus(block.id, block.color, block.points, q > 0.5, "refiner", q, doubt)
     return out
