@@ -245,6 +245,8 @@ def test_an_upload_takes_the_same_overrides_as_the_json_body(api):
     assert upload.json()["score"] == body["score"] and not {"G11", "G10", "H10"} & set(upload.json()["dead"])
     block = next(b for b in upload.json()["blocks"] if "G11" in b["stones"])
     assert block["status"] == "alive" and block["source"] == "override"
+    none = api.post("/v1/score/sgf", files={"file": ("g.sgf", game)}, data={"overrides": "null"})
+    assert none.status_code == 200 and none.json()["result"] == plain["result"]  # as "overrides": null
 
 
 @pytest.mark.parametrize("overrides, status, words", [

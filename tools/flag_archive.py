@@ -1,10 +1,10 @@
 """How the uncertainty flags do against a teacher on the training archive: of all positions, and
 of those where the shipped model's final verdicts differ from the teacher's on some block, how
 many the nets' margins flag (doubt 'model'), how many the race check flags (doubt 'race'), and
-both; overall and on the positions the nets never trained on (every 10th, as the trainers hold
+either (what the shipped model flags); overall and on the positions the nets never trained on (every 10th, as the trainers hold
 them out). The race check was built from two dev-set positions, so this is its test.
 
-    python tools/flag_archive.py ../shared/data/kgs-6d-train-katago.jsonl.gz   # 45 s
+    python tools/flag_archive.py ../shared/data/kgs-6d-train-katago.jsonl.gz   # 55 s
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def tally(records, model) -> tuple[Counter, Counter]:
         wrong = any(st.alive != bool(truth[st.block]) for st in statuses)
         flags = {"model": any(st.doubt == "model" for st in statuses),
                  "race": any(st.doubt == "race" for st in statuses)}
-        flags["both"] = flags["model"] or flags["race"]
+        flags["either"] = flags["model"] or flags["race"]
         for counts in (every, held) if i % 10 == 0 else (every,):
             counts["positions"] += 1
             counts["wrong"] += wrong
@@ -47,7 +47,7 @@ def main(argv: list[str]) -> int:
     every, held = tally(records, load_default())
     for title, c in (("all positions", every), ("held out (every 10th)", held)):
         print(f"{title}: {c['positions']}, {c['wrong']} with a block the teacher reads otherwise")
-        for name in ("model", "race", "both"):
+        for name in ("model", "race", "either"):
             print(f"  {name:>5}: flags {c[name]} ({c[name] / c['positions']:.1%}), "
                   f"{c[name + ' wrong']} of the wrong ({c[name + ' wrong'] / max(c['wrong'], 1):.1%})")
     return 0

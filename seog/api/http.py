@@ -212,7 +212,7 @@ def score_upload_data(data: bytes, rules: str | None, komi: float | None, use_ma
 def read_overrides(text: str | None) -> schemas.Overrides:
     """The upload's ``overrides`` field (JSON text) checked by the JSON body's own model, so that
     the same bounds give the same 422 (``overrides.dead.0: ...``); none when absent or empty."""
-    if not text or not text.strip():
+    if not text or text.strip() in ("", "null"):  # as the JSON body's "overrides": null
         return schemas.Overrides()
     try:
         return schemas.Overrides.model_validate_json(text)
