@@ -287,7 +287,7 @@ def big_eye_alive(topology: Topology, statuses: dict) -> dict:
     in it, are alive, and the opponent stones inside dead (source ``big-eye``)."""
     turned: dict[int, bool] = {}
     for _, blocks, enclosed in _dead_groups(topology, statuses):
-        living = [sum(topology.blocks[o].size for o in cer.inner_blocks if statuses[o].alive) for cer in enclosed]
+        living = [_stones_alive_inside(topology, statuses, cer) for cer in enclosed]
         for i, cer in enumerate(enclosed):
             another = any(n == 0 for j, n in enumerate(living) if j != i)  # an eye, the opponent holds nothing in it
             if len(cer.empty) >= (BIG_EYE_AND_ANOTHER if another else BIG_EYE) and living[i] <= FEW_STONES:
@@ -307,10 +307,15 @@ def _lost_in_big_eyes(topology: Topology, statuses: dict) -> list[int]:
             if len(cer.empty) < BIG_EYE or not cer.blocks or not all(statuses[b].alive for b in cer.blocks):
                 continue
             inner = [o for o in cer.inner_blocks if statuses[o].alive]
-            if (inner and sum(topology.blocks[o].size for o in inner) <= FEW_STONES
+            if (inner and _stones_alive_inside(topology, statuses, cer) <= FEW_STONES
                     and all(statuses[o].source in JUDGED_BY_NETS for o in inner)):
                 lost += inner
     return lost
+
+
+def _stones_alive_inside(topology: Topology, statuses: dict, cer) -> int:
+    """The opponent stones called alive inside a region: what the big-eye rule weighs against its size."""
+    return sum(topology.blocks[o].size for o in cer.inner_blocks if statuses[o].alive)
 
 
 def _dead_groups(topology: Topology, statuses: dict):
