@@ -615,6 +615,34 @@ def test_cors_origins_answer_the_preflight_and_mark_answers_for_that_origin_only
         assert "access-control-allow-origin" not in r.headers
 
 
+BLAS_IN_A_FRESH_SERVER = """
+import threading
+from fastapi.testclient import TestClient
+from threadpoolctl import ThreadpoolController
+from seog.api.http import create_app
+libs = ThreadpoolController().select(user_api="blas").lib_controllers
+counts = lambda: [lib.get_num_threads() for lib in libs]
+# OpenBLAS ignores a count set from another thread once the main thread has set one, and the test
+# client starts the app in a thread of its own: two threads, as a busy machine's default would be
+worker = threading.Thread(target=lambda: [lib.set_num_threads(2) for lib in libs])
+worker.start()
+worker.join()
+print(counts())
+with TestClient(create_app(static_dir=None)) as c:
+    print(counts())
+    print(c.post("/v1/score", json={"board": [".XO......"] * 9}).status_code)
+    print(counts())
+"""
+
+
+def test_the_server_puts_blas_on_one_thread_for_good_as_it_counts_in_several():
+    # a fresh process: a count the main thread of this one has set would hide the server's
+    out = subprocess.run([sys.executable, "-c", BLAS_IN_A_FRESH_SERVER], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split("\n")
+    libs = len(json.loads(out[0]))
+    assert libs >= 1 and out[:4] == [str([2] * libs), str([1] * libs), "200", str([1] * libs)]
+
+
 def test_serve_passes_the_deployment_options_to_uvicorn(monkeypatch):
     import os
 

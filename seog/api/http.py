@@ -117,9 +117,12 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
 @asynccontextmanager
 async def _load_model_first(app: FastAPI):
     """Load the model before the first request: a damaged model file stops the server's start
-    instead of failing every count, and the first count is not the one that waits for it."""
+    instead of failing every count, and the first count is not the one that waits for it. BLAS
+    goes on one thread for good, as counts run in several threads."""
+    from seog.classifiers.refiner import one_blas_thread_for_good
     from seog.scoring.score import default_model
 
+    one_blas_thread_for_good()
     await anyio.to_thread.run_sync(default_model)
     yield
 

@@ -217,10 +217,20 @@ def _blas() -> list:
     return ThreadpoolController().select(user_api="blas").lib_controllers
 
 
+def one_blas_thread_for_good() -> None:
+    """BLAS on one thread for the rest of the process, for a server that scores in several threads
+    at once: the per-call switch below is process-wide, so one thread could restore the count
+    while another multiplies. Once every library is on one thread, that switch does nothing. Call
+    it from the main thread: OpenBLAS ignores a count set in another one after the main thread set one."""
+    for lib in _blas():
+        lib.set_num_threads(1)
+
+
 @contextmanager
 def _one_blas_thread():
-    """BLAS on one thread inside the block. Each library is asked and set directly: threadpoolctl's
-    ``limit`` reads every library's whole description first, which cost 70 us a position."""
+    """BLAS on one thread inside the block, for a caller in one thread (the CLI, GTP, a batch
+    worker). Each library is asked and set directly: threadpoolctl's ``limit`` reads every
+    library's whole description first, which cost 70 us a position."""
     libs = _blas()
     before = [lib.get_num_threads() for lib in libs]
     for lib, threads in zip(libs, before):
