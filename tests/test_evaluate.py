@@ -48,6 +48,21 @@ def test_evaluate_gives_the_ceiling_and_scorer_figures(tmp_path):
     assert set(s) >= {"flagged", "wrong_flagged", "wrong_positions", "stone_accuracy", "results_exact"}
 
 
+def test_positions_to_check_are_the_flagged_ones_and_those_whose_count_is_not_the_record():
+    def row(name, wrong, result_ok, flagged):
+        seog = ev.Outcome(3, int(wrong), 19, int(wrong), "B+3.5", result_ok, 0.01, flagged,
+                          ["ea:9alive"] if wrong else [])
+        return ev.Row(name, 9, "Japanese", "B+3.5", True, {"seog": seog})
+    rows = [row("right", False, True, False), row("right-flagged", False, True, True),
+            row("wrong-not-record", True, False, False), row("wrong-record", True, True, False),
+            row("wrong-flagged", True, False, True), row("no-record", False, None, False)]
+    s = ev.summary(rows, "seog")
+    assert s["flagged"] == 2 / 6 and s["wrong_flagged"] == 1 / 3
+    assert s["to_check"] == 3 / 6 and s["wrong_to_check"] == 2 / 3
+    # with no counted result at all (OGS boards) only the flags apply
+    assert "to_check" not in ev.summary(rows[-1:], "seog")
+
+
 def _ogs(tmp_path):
     folder = tmp_path / "ogs"
     folder.mkdir()

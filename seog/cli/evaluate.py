@@ -159,15 +159,16 @@ def report(rows, scorers) -> str:
                  ("positions all right", "positions_all_right", _pct),
                  ("results exact", "results_exact", _pct),
                  ("median s/position", "median_seconds", lambda v: f"{v:.5f}"),
-                 ("flagged (all)", "flagged", _pct), ("flagged (wrong)", "wrong_flagged", _pct)]
-        lines.append(f"  {'':22}" + "".join(f"{s:>12}" for s in scorers))
+                 ("flagged (all)", "flagged", _pct), ("flagged (wrong)", "wrong_flagged", _pct),
+                 ("flagged or not RE (all)", "to_check", _pct), ("flagged or not RE (wrong)", "wrong_to_check", _pct)]
+        lines.append(f"  {'':26}" + "".join(f"{s:>12}" for s in scorers))
         for title, key, fmt in table:
             if not any(key in sums[s] for s in scorers):
                 continue
-            lines.append(f"  {title:22}" + "".join(f"{fmt(sums[s].get(key)) if key in sums[s] else '':>12}"
+            lines.append(f"  {title:26}" + "".join(f"{fmt(sums[s].get(key)) if key in sums[s] else '':>12}"
                                                     for s in scorers))
         if first["ceiling"] is not None:
-            lines.append(f"  {'ceiling (marks)':22}{_pct(first['ceiling']):>12}")
+            lines.append(f"  {'ceiling (marks)':26}{_pct(first['ceiling']):>12}")
         if len(scorers) > 1:
             a, b = sums[scorers[0]]["median_seconds"], sums[scorers[1]]["median_seconds"]
             if a > 0:

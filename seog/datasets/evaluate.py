@@ -275,6 +275,11 @@ def summary(rows: list[Row], scorer: str) -> dict:
         wrong = [o for o in outs if not o.all_right]
         out["flagged"] = sum(flags) / len(flags)
         out["wrong_flagged"] = sum(o.flagged for o in wrong) / len(wrong) if wrong else None
+        if with_re:  # what an archive's curator would look at: flagged, or the count is not the record
+            def check(o: Outcome) -> bool:
+                return o.flagged or o.result_ok is False
+            out["to_check"] = sum(map(check, outs)) / len(outs)
+            out["wrong_to_check"] = sum(map(check, wrong)) / len(wrong) if wrong else None
     return out
 
 
