@@ -287,6 +287,26 @@ def test_two_matches_never_write_into_one_folder(script, tmp_path):
         MatchConfig(black="x", white="y", out=file)
 
 
+def test_a_full_disk_stops_the_match_after_the_games_written_whole(script, tmp_path, monkeypatch):
+    import errno
+    import os
+    out = tmp_path / "out"
+    config = MatchConfig(black=script("pass"), white=script("resign"), games=3, size=9, out=out, model=None)
+    real = Path.write_bytes
+
+    def write_bytes(path, data):  # the second game's file gets half its bytes, then the disk is full
+        if "game-002" not in path.name:
+            return real(path, data)
+        real(path, data[: len(data) // 2])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(Path, "write_bytes", write_bytes)
+    records, _, stopped = run_match(config, log=lambda s: None)
+    assert [r.number for r in records] == [1]
+    assert stopped == f"cannot write {out / 'game-002.sgf'} (No space left on device); the games before it are written whole"
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == ["game-001.sgf"]
+    assert sgf.loads((out / "game-001.sgf").read_bytes()).result == "B+R"
+
+
 def test_matches_started_in_the_same_second_get_folders_of_their_own(tmp_path):
     from seog.cli.match import _new_folder
 

@@ -274,16 +274,21 @@ def to_sgf(record: GameRecord, referee: Referee, seats: dict[int, Seat], config:
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Write a game file whole, never over an existing one (another match in the same folder)."""
+    """Write a game file whole, never over an existing one (another match in the same folder). A
+    disk that is full or read-only stops the match (every later game would fail alike), leaving
+    no part-written file."""
     tmp = path.with_name(f"{path.name}.{os.getpid()}.part")
-    tmp.write_bytes(data)
     try:
+        tmp.write_bytes(data)
         os.link(tmp, path)
     except FileExistsError:
         raise MatchAborted(f"{path} appeared while the match was playing: another match is writing "
                            "to this folder") from None
+    except OSError as exc:
+        raise MatchAborted(f"cannot write {path} ({exc.strerror or exc}); the games before it are "
+                           "written whole") from None
     finally:
-        tmp.unlink()
+        tmp.unlink(missing_ok=True)
 
 
 def _check_earlier(out: Path | None) -> None:
