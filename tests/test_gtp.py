@@ -257,6 +257,36 @@ def test_loadsgf_whole_game_and_up_to_a_move(gtp, tmp_path):
     assert gtp.referee.board.to_rows()[2] == "..X.."
 
 
+def test_a_files_rules_hold_for_its_game_only(gtp, tmp_path):
+    # Two walls, a dead stone inside each: area and territory counts give different results.
+    rows = board(TWO_WALLS).to_rows()
+    stones = {ch: "".join(f"[{chr(97 + c)}{chr(97 + r)}]" for r, row in enumerate(rows)
+                          for c, v in enumerate(row) if v == ch) for ch in "XO"}
+    game = f"(;GM[1]FF[4]SZ[7]KM[0.5]{{}}AB{stones['X']}AW{stones['O']};B[tt];W[tt])"
+    chinese, plain = tmp_path / "chinese.sgf", tmp_path / "plain.sgf"
+    chinese.write_text(game.format("RU[Chinese]"))
+    plain.write_text(game.format(""))
+    expected = {}
+    for rules in ("japanese", "chinese", "aga"):
+        fresh = GtpReferee(Referee(model=None, rules=rules))
+        ok(fresh, f"loadsgf {plain}")
+        expected[rules] = ok(fresh, "final_score")
+    assert expected["japanese"] != expected["chinese"]
+    ok(gtp, f"loadsgf {chinese}")
+    assert ok(gtp, "seog-rules") == "chinese" and ok(gtp, "final_score") == expected["chinese"]
+    ok(gtp, f"loadsgf {plain}")  # no RU: the session's rules, not the last file's
+    assert ok(gtp, "seog-rules") == "japanese" and ok(gtp, "final_score") == expected["japanese"]
+    ok(gtp, f"loadsgf {chinese}")
+    ok(gtp, "clear_board")
+    assert ok(gtp, "seog-rules") == "japanese"
+    ok(gtp, "seog-rules aga")  # the session's rules from now on
+    ok(gtp, f"loadsgf {chinese}")
+    ok(gtp, f"loadsgf {plain}")
+    assert ok(gtp, "seog-rules") == "aga" and ok(gtp, "final_score") == expected["aga"]
+    assert "move number is 1 or more" in fails(gtp, f"loadsgf {plain} 0")
+    assert "move number is 1 or more" in fails(gtp, f"loadsgf {plain} -3")
+
+
 def test_random_lines_never_break_the_referee(gtp):
     """Fuzz: random commands, arguments and bytes. Every line gets a framed reply, and the
     game stays legal: it can still be scored at the end."""

@@ -72,11 +72,13 @@ class Referee:
 
     ``komi`` None means the rules' default komi. ``model`` is passed on to the scorer
     ('default' for the shipped model, None for the static pass and heuristic alone).
+    ``session_rules`` are the rules the session was given (``--rules``, ``seog-rules``); ``rules``
+    those of the game on the board: a loaded file's RU holds for that game only.
     """
 
     def __init__(self, size: int = 19, *, komi: float | None = None, rules: Rules | str = "japanese",
                  model=DEFAULT_MODEL) -> None:
-        self.rules = get_rules(rules) if isinstance(rules, str) else rules
+        self.session_rules = get_rules(rules) if isinstance(rules, str) else rules
         self.komi = komi
         self.model = model
         self.size = coords.check_size(size)
@@ -84,7 +86,8 @@ class Referee:
 
     # ---- state ------------------------------------------------------------------------
     def clear(self) -> None:
-        """An empty board, no moves, no handicap."""
+        """An empty board, no moves, no handicap, the session's rules."""
+        self.rules = self.session_rules
         self.board = Board(self.size)
         self.moves: list[tuple[int, int | None]] = []
         self.setup: list[tuple[int, int]] = []
@@ -176,7 +179,7 @@ class Referee:
         self.size = game.size
         self.clear()
         self.komi = game.komi
-        if game.rules:  # rules seog does not know leave the current ones
+        if game.rules:  # rules seog does not know leave the session's
             self.rules = sgf_rules(game.rules) or self.rules
         for color, point in game.setup:
             self.board.place(color, point)
@@ -391,8 +394,10 @@ class GtpReferee:
         from seog.features import sgf
         _need(args, 1, "loadsgf FILE [MOVENUMBER]")
         number = _int(args[1], "loadsgf FILE [MOVENUMBER]") if len(args) > 1 else None
+        if number is not None and number < 1:
+            raise GtpFailure(f"syntax error: the move number is 1 or more, not {number}")
         try:
-            game = check_suicides(sgf.load(args[0]), self.referee.rules)  # the current rules, where RU does not say
+            game = check_suicides(sgf.load(args[0]), self.referee.session_rules)  # where RU does not say
         except sgf.SgfError as exc:
             raise GtpFailure(f"cannot load file: {exc}") from None
         self.referee.load(game, number)
@@ -430,7 +435,7 @@ class GtpReferee:
         if not args:
             return self.referee.rules.name
         try:
-            self.referee.rules = get_rules(" ".join(args))
+            self.referee.rules = self.referee.session_rules = get_rules(" ".join(args))
         except UnknownRules as exc:
             raise GtpFailure(str(exc)) from None
         self.referee._cached = None
