@@ -25,6 +25,15 @@ SEKI_CORNER = """
     X X . O X . . . .
 """
 
+# Issue #7's game: a black wall on column D, a white one on column F, a white stone left at B7 in
+# Black's side and a black one at H6 in White's, then two passes. The shipped model reads both
+# single stones dead: Chinese rules take them off (W+7.5: 36 to 36 + 7.5); Tromp-Taylor counts
+# every stone as it stands (W+7.5 too: 10 stones a side, no territory), so nothing is dead.
+STONES_LEFT_IN = ("(;GM[1]FF[4]SZ[9]KM[7.5]RU[Tromp-Taylor]AB[da][db][dc][dd][de][df][dg][dh][di][hd]"
+                  "AW[fa][fb][fc][fd][fe][ff][fg][fh][fi][bc];B[tt];W[tt])")
+LEFT_IN_NOTE = ("tromp-taylor rules count every stone on the board: 2 stones seog reads as dead (B7, H6) "
+                "count as they stand; capture them before the game ends to take them off")
+
 
 def board(picture: str) -> Board:
     """A board from a picture: X black, O white, . empty; rows top to bottom."""

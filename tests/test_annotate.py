@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import board, shared_dir
+from conftest import LEFT_IN_NOTE, STONES_LEFT_IN, board, shared_dir
 from seog.cli import main as cli_main
 from seog.datasets import annotate as ann
 from seog.features import coords, sgf
@@ -226,6 +226,25 @@ def test_use_markup_counts_with_the_files_marks(tmp_path):
     assert summary.rows[0].result == "B+76.5" and summary.rows[0].agree is True
     plain = ann.annotate(src, tmp_path / "out2", progress=False)
     assert plain.rows[0].result == "W+13.5"
+
+
+
+@pytest.mark.parametrize("rules, marked", [("tromp-taylor", []), ("chinese", ["B7", "H6"])])
+def test_a_copys_marks_hold_only_the_stones_the_count_takes_off(tmp_path, rules, marked):
+    """Issue #7: under Tromp-Taylor no stone is dead, so no mark calls B7 or H6 dead beside an RE
+    that counts them; the comment names them as read dead. Chinese rules mark them, as KGS does."""
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "left-in.sgf").write_text(STONES_LEFT_IN)
+    assert cli_main(["annotate", str(src), "--out", str(tmp_path / "out"), "--rules", rules]) == 0
+    copy = sgf.load(tmp_path / "out" / "left-in.sgf")
+    assert copy.result == "W+7.5"
+    dead = sorted(coords.index_to_gtp(int(i), 9) for i in copy.marked_dead().ravel().nonzero()[0])
+    assert dead == sorted(marked)
+    text = (tmp_path / "out" / "left-in.sgf").read_text()
+    assert (f"Note: {LEFT_IN_NOTE}." in text) is (rules == "tromp-taylor")
+    recounted = score_game(copy, use_markup=copy.has_markup)  # by its own marks, or none
+    assert recounted.result == copy.result and len(recounted.dead) == len(marked)
 
 
 def test_archive_member_names_that_leave_the_output_folder_are_refused(tmp_path):

@@ -13,6 +13,7 @@ import httpx
 import pytest
 import uvicorn
 
+from conftest import LEFT_IN_NOTE, STONES_LEFT_IN
 from seog.api.http import create_app
 from seog.cli import main as cli_main
 from seog.features import coords, sgf
@@ -203,6 +204,36 @@ def test_annotated_sgf_carries_marks_result_and_reads_back_the_same_dead_stones(
     assert coords.gtp_to_index("A1", 9) in game.territory[coords.BLACK]
     assert coords.gtp_to_index("J1", 9) in game.territory[coords.WHITE]
     assert b"Recorded result: B+R" in body["annotated_sgf"].encode()
+
+
+
+@pytest.mark.parametrize("rules, dead", [("tromp-taylor", []), ("chinese", ["B7", "H6"])])
+def test_every_part_of_the_answer_calls_dead_only_what_the_count_takes_off(api, rules, dead):
+    """Issue #7: under Tromp-Taylor the count keeps B7 and H6, so do ``dead``, the blocks' status
+    and the copy's marks; a note and ``read_status`` keep seog's reading."""
+    body = post(api, sgf=STONES_LEFT_IN, rules=rules, annotated_sgf=True).json()
+    assert body["result"] == "W+7.5" and body["dead"] == dead
+    assert sorted(v for b in body["blocks"] if b["status"] == "dead" for v in b["stones"]) == dead
+    assert sorted(v for b in body["blocks"] if b["read_status"] == "dead" for v in b["stones"]) == ["B7", "H6"]
+    assert body["notes"] == ([LEFT_IN_NOTE] if rules == "tromp-taylor" else [])
+    copy = sgf.loads(body["annotated_sgf"])
+    assert sorted(coords.index_to_gtp(int(i), 9) for i in copy.marked_dead().ravel().nonzero()[0]) == dead
+
+
+def test_a_dead_override_under_tromp_taylor_is_a_422_naming_the_rules(api):
+    words = ("overrides.dead: dead-stone override at D5: tromp-taylor rules count every stone on the board "
+             "as it stands, so no stone can be counted dead")
+    r = post(api, sgf=STONES_LEFT_IN, overrides={"dead": ["D5"]})
+    assert r.status_code == 422 and r.json()["detail"].startswith(words), r.text
+    assert r.json()["errors"][0]["loc"] == ["body", "overrides", "dead"]
+    upload = api.post("/v1/score/sgf", files={"file": ("g.sgf", STONES_LEFT_IN.encode())},
+                      data={"overrides": '{"dead": ["D5"]}'})
+    assert upload.status_code == 422 and upload.json()["detail"].startswith(words)
+    board = post(api, board=TWO_WALLS, rules="tromp-taylor", overrides={"dead": ["E5", "C7"]})
+    assert board.status_code == 422 and "override at C7, E5: tromp-taylor" in board.json()["detail"]
+    assert post(api, sgf=STONES_LEFT_IN, rules="chinese", overrides={"dead": ["D5"]}).status_code == 200
+    alive = post(api, sgf=STONES_LEFT_IN, overrides={"alive": ["B7"]}).json()  # the players' reading
+    assert alive["result"] == "W+7.5" and "(H6) counts as it stands" in alive["notes"][0]
 
 
 def test_fox_komi_and_rules_seog_does_not_know_are_read_and_named_in_notes(api):

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import board
+from conftest import LEFT_IN_NOTE, STONES_LEFT_IN, board
 from seog.api.gtp import GtpReferee, Referee
 from seog.api.gtp_client import EngineRefused, GtpEngine, parse_reply
 from seog.features import coords
@@ -457,6 +457,28 @@ def test_tromp_taylor_reports_no_dead_stones_as_it_counts_every_stone(gtp):
     assert ok(gtp, "final_score") == kept.result
     ok(gtp, "seog-rules chinese")  # the same stones are dead where the count takes them off
     assert ok(gtp, "final_status_list dead").split("\n") == ["B4", "F3"]
+
+
+
+def test_the_referee_and_the_score_json_agree_on_what_tromp_taylor_leaves_dead(tmp_path):
+    """Issue #7: ``final_status_list dead``, ``seog-score-json`` and ``seog-score`` all say no
+    stone is dead under Tromp-Taylor; the JSON's note names the stones read dead (by the shipped
+    model: the heuristic reads the eyeless walls dead too)."""
+    gtp = GtpReferee(Referee())
+    path = tmp_path / "left-in.sgf"
+    path.write_text(STONES_LEFT_IN)
+    ok(gtp, f"loadsgf {path}")
+    assert ok(gtp, "seog-rules") == "tromp-taylor" and ok(gtp, "final_score") == "W+7.5"
+    assert ok(gtp, "final_status_list dead") == ""
+    answer = json.loads(ok(gtp, "seog-score-json"))
+    assert answer["dead"] == [] and answer["notes"] == [LEFT_IN_NOTE]
+    assert {b["status"] for b in answer["blocks"]} == {"alive"}
+    board = ok(gtp, "seog-score")
+    assert " 7 , O , X , O , , , 7" in board and " 6 , , , X , O , X , 6" in board  # drawn as stones
+    assert f"note: {LEFT_IN_NOTE}" in board
+    ok(gtp, "seog-rules chinese")
+    assert ok(gtp, "final_status_list dead").split("\n") == ["B7", "H6"]
+    assert json.loads(ok(gtp, "seog-score-json"))["dead"] == ["B7", "H6"]
 
 
 def test_vertices_and_komi_take_plain_digits_only(gtp):

@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from conftest import board, mask
+from conftest import LEFT_IN_NOTE, STONES_LEFT_IN, board, mask
 from seog.classifiers.status import static_statuses
 from seog.cli import main
 from seog.features import coords, sgf
@@ -15,7 +15,7 @@ from seog.features.coords import BLACK, WHITE
 from seog.features.topology import analyze
 from seog.scoring.count import count
 from seog.scoring.report import to_dict
-from seog.scoring.rules import UnknownRules, get_rules
+from seog.scoring.rules import DeadNotCounted, UnknownRules, get_rules
 from seog.scoring.score import score_game, score_position
 
 NOBODY_DEAD = np.zeros((1, 1), dtype=bool)
@@ -270,7 +270,49 @@ def test_tromp_taylor_keeps_dead_stones_on_the_board():
     s = score(ONE_EYED_GROUP, rules="tromp-taylor", dead=dead)
     # Every stone counts: A5 touches only White, so it is White's; Black has the rest.
     assert s.white == 3 + 1 and s.black == 25 - 4
-    assert vertices(s, s.dead) == ["A4", "B4", "B5"]
+    # ... so no stone is dead in the count; the marks' reading is kept beside it.
+    assert len(s.dead) == 0 and all(b.status == "alive" for b in s.blocks)
+    assert vertices(s, s.read_dead) == ["A4", "B4", "B5"]
+    assert s.notes == ["tromp-taylor rules count every stone on the board: 3 stones marked dead (B5, A4, B4) "
+                       "count as they stand; capture them before the game ends to take them off"]
+
+
+def left_in(rules, **kw):
+    game = sgf.loads(STONES_LEFT_IN)
+    return to_dict(score_game(game, rules=rules, **kw), game.recorded or None)
+
+
+def test_tromp_taylor_says_no_stone_is_dead_and_names_those_read_dead_in_a_note():
+    """Issue #7: the stones seog reads dead count as they stand, and every output says so."""
+    out = left_in(None)  # RU[Tromp-Taylor]
+    assert out["rules"] == "tromp-taylor" and out["result"] == "W+7.5"
+    assert out["breakdown"]["black"] == {"territory": 0, "stones": 10}
+    assert out["breakdown"]["white"]["stones"] == 10
+    assert out["dead"] == [] and not out["uncertain"]
+    assert {b["status"] for b in out["blocks"]} == {"alive"}
+    read = {b["stones"][0]: b["read_status"] for b in out["blocks"]}
+    assert read == {"D9": "alive", "F9": "alive", "B7": "dead", "H6": "dead"}
+    assert out["notes"] == [LEFT_IN_NOTE]
+
+
+def test_chinese_rules_take_the_same_stones_off_as_dead():
+    out = left_in("chinese")
+    assert out["result"] == "W+7.5" and out["dead"] == ["B7", "H6"]
+    assert out["breakdown"]["black"] == {"territory": 27, "stones": 9}
+    dead = [b for b in out["blocks"] if b["status"] == "dead"]
+    assert [b["stones"] for b in dead] == [["H6"], ["B7"]]
+    assert all(b["read_status"] == "dead" for b in dead) and out["notes"] == []
+
+
+def test_tromp_taylor_refuses_a_dead_override_and_takes_an_alive_one_as_the_reading():
+    game = sgf.loads(STONES_LEFT_IN)
+    d5, b7 = (coords.gtp_to_index(v, 9) for v in ("D5", "B7"))
+    with pytest.raises(DeadNotCounted, match=r"override at D5: tromp-taylor rules count every stone"):
+        score_game(game, overrides={d5: False})
+    assert score_game(game, rules="chinese", overrides={d5: False}).result == "W+88.5"  # every point White's
+    s = score_game(game, overrides={b7: True})  # the players' word: B7 lives; only H6 is read dead
+    assert s.result == "W+7.5" and len(s.dead) == 0 and vertices(s, s.read_dead) == ["H6"]
+    assert "1 stone seog reads as dead (H6) counts as it stands; capture it" in s.notes[0]
 
 
 def test_komi_and_result_strings():

@@ -6,10 +6,12 @@ import numpy as np
 import pytest
 from test_text import SEKI_AND_DEAD, scored
 
-from conftest import board
+from conftest import STONES_LEFT_IN, board
 from seog.cli import main
+from seog.features import sgf
 from seog.features.coords import gtp_to_index, index_to_sgf
 from seog.scoring import svg as svg_module
+from seog.scoring.score import score_game
 from seog.scoring.svg import render_svg, star_points
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -40,6 +42,18 @@ def test_every_mark_of_the_score_is_drawn_once(rules):
         ["D9", "D8", "D7", "E7", "F9", "F8", "F7"])
     assert vertices(elements(root, "circle", "dame")) == ["E8", "E9", "F1"]
     assert elements(root, "circle", "uncertain-mark") == []
+
+
+
+@pytest.mark.parametrize("rules, dead", [("tromp-taylor", []), ("chinese", ["B7", "H6"])])
+def test_stones_are_drawn_dead_only_where_the_count_takes_them_off(rules, dead):
+    """Issue #7: Tromp-Taylor counts B7 and H6 as they stand, so they are drawn as live stones."""
+    game = sgf.loads(STONES_LEFT_IN)
+    root = ET.fromstring(render_svg(game.board.grid, score_game(game, rules=rules)))
+    assert vertices(elements(root, "circle", "stone dead")) == sorted(dead)
+    assert vertices(elements(root, "path", "dead-mark")) == sorted(dead)
+    assert len(elements(root, "circle", "stone alive")) == 20 - len(dead)
+    assert root.get("data-result") == "W+7.5"
 
 
 def test_result_and_counts_are_written_under_the_board():

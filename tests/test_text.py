@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from conftest import board
+from conftest import LEFT_IN_NOTE, STONES_LEFT_IN, board
+from seog.cli import main
 from seog.features.coords import gtp_to_index
 from seog.scoring.score import score_position
 from seog.scoring.text import render, symbols, wants_colour
@@ -78,6 +79,21 @@ def test_uncertain_blocks_are_marked_and_listed_with_their_decision():
     text = render(b.grid, score)
     assert "uncertain: white block at D9 (4 stones), counted alive, p(alive) 0.52" in text
     assert mark(symbols(b.grid, score), "E7") == "?"
+
+
+
+@pytest.mark.parametrize("rules, b7, h6, note", [
+    ("tromp-taylor", "O", "X", f"note: {LEFT_IN_NOTE}"),  # counted as they stand: drawn as stones
+    ("chinese", "o", "x", None),                          # taken off: drawn dead
+])
+def test_the_board_draws_the_stones_as_the_count_takes_them(tmp_path, capsys, rules, b7, h6, note):
+    path = tmp_path / "left-in.sgf"
+    path.write_text(STONES_LEFT_IN)
+    assert main(["score", str(path), "--rules", rules, "--color", "never"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[3].split()[2] == b7 and lines[4].split()[8] == h6  # rows 7 and 6
+    assert [line for line in lines if line.startswith("note:")] == ([note] if note else [])
+    assert lines[-1] == "Result: W+7.5"
 
 
 class FakeTty(io.StringIO):

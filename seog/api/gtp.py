@@ -227,10 +227,9 @@ class Referee:
         return self._cached
 
     def dead(self) -> np.ndarray:
-        """Grid indices of the stones the count takes off as dead; none under rules that count
-        every stone on the board (Tromp-Taylor), so that what is reported is what is counted."""
-        score = self.score()
-        return np.sort(score.dead) if self.rules.remove_dead else np.zeros(0, dtype=np.int64)
+        """Grid indices of the stones the count takes off as dead (none under Tromp-Taylor, which
+        counts every stone: ``scoring.score.as_counted``), so that what is reported is what is counted."""
+        return np.sort(self.score().dead)
 
     def status_list(self, status: str) -> list[list[int]]:
         """Blocks (as sorted grid indices) whose final status is ``alive``, ``dead`` or ``seki``,
@@ -241,8 +240,7 @@ class Referee:
         for block in score.blocks:
             points = sorted(int(i) for i in block.points)
             in_seki = points[0] in seki
-            dead = not block.alive and self.rules.remove_dead
-            kind = "dead" if dead else ("seki" if in_seki else "alive")
+            kind = "dead" if not block.alive else ("seki" if in_seki else "alive")
             if kind == status:
                 out.append(points)
         out.sort(key=lambda pts: (pts[0] // self.size, pts[0] % self.size))

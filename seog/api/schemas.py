@@ -95,7 +95,11 @@ class Block(BaseModel):
 
     stones: list[str] = Field(description="its stones, as GTP vertices")
     color: Literal["black", "white"]
-    status: Literal["alive", "dead"]
+    status: Literal["alive", "dead"] = Field(description="what the count uses: 'dead' stones are taken off")
+    read_status: Literal["alive", "dead"] = Field(
+        description="what seog reads (or the marks, or the caller), whatever the rules: the same as status, except "
+                    "under rules that count every stone as it stands (tromp-taylor), where a block read dead is "
+                    "counted alive (status 'alive', read_status 'dead'): the players should have captured it")
     source: str = Field(description=f"what decided it: {SOURCES} (README: 'Scoring a game')")
     p_alive: float | None = Field(description="the model's probability that the block is alive (null where a "
                                               "rule settled it alone: benson, atari, markup)")
@@ -132,7 +136,8 @@ class ScoreResponse(BaseModel):
     handicap: int
     result: str = Field(description="as SGF's RE: 'B+3.5', 'W+0.5', '0' for a draw", examples=["B+3.5"])
     score: Points = Field(description="each side's points, White's with komi and handicap compensation")
-    dead: list[str] = Field(description="the dead stones, as GTP vertices")
+    dead: list[str] = Field(description="the dead stones the count takes off, as GTP vertices (none under "
+                                        "tromp-taylor: see notes and each block's read_status)")
     seki: list[str] = Field(description="the stones in seki")
     territory: Vertices = Field(description="each side's territory points")
     dame: list[str] = Field(description="empty or dead-stone points that count for nobody")
@@ -143,7 +148,8 @@ class ScoreResponse(BaseModel):
     ownership: list[str] = Field(description="one string per row, top first: B, W or . for each point")
     uncertain: bool = Field(description="some block is uncertain: ask the players to confirm")
     notes: list[str] = Field([], description="how the input was read where it was not plain (Fox komi, unknown "
-                                             "RU, a game decided otherwise than by a count)")
+                                             "RU, a game decided otherwise than by a count), and under "
+                                             "tromp-taylor the stones read as dead that count as they stand")
     blocks: list[Block]
     recorded_result: str | None = Field(None, description="the players' result (RE; in a copy seog wrote, the "
                                                           "result it kept from the players)")

@@ -42,7 +42,9 @@ class BlockStatus:
     and why the verdict is in doubt (``doubt``, empty when it is not: 'model' when that
     probability is near the decision boundary, 'race' for a liberty race its capturer may not
     win, ``classifiers.race``; ``uncertain`` says whether it is). A rule after the nets changes ``alive`` and ``source`` but keeps
-    the nets' probability and flag, so they may disagree with ``alive``."""
+    the nets' probability and flag, so they may disagree with ``alive``. ``kept``: read dead, but
+    counted alive, as it stands, by rules that count every stone (Tromp-Taylor): ``alive`` and
+    ``status`` say what the count uses, ``read_status`` what seog reads (``scoring.score.as_counted``)."""
 
     block: int
     color: int
@@ -51,6 +53,7 @@ class BlockStatus:
     source: str
     p_alive: float | None = None
     doubt: str = ""
+    kept: bool = False
 
     @property
     def uncertain(self) -> bool:
@@ -58,7 +61,14 @@ class BlockStatus:
 
     @property
     def status(self) -> str:
+        """What the count uses: 'alive' (counted as it stands) or 'dead' (taken off)."""
         return ALIVE if self.alive else DEAD
+
+    @property
+    def read_status(self) -> str:
+        """What seog (or the marks, or the caller) reads, whatever the rules: ``status`` but for a
+        block ``kept`` on the board by rules that count every stone, read 'dead'."""
+        return DEAD if self.kept else self.status
 
     def turned(self, alive: bool, source: str) -> BlockStatus:
         """The same block decided again by a later pass, keeping the model's probability and flag."""

@@ -117,7 +117,7 @@ def seog_outcome(position: Position, model) -> Outcome:
     score = score_with(position, None, model)
     seconds = time.perf_counter() - start
     dead = np.zeros((position.size, position.size), dtype=bool)
-    dead.flat[score.dead] = True
+    dead.flat[score.read_dead] = True  # the reading, which Tromp-Taylor's count leaves on the board
     return _outcome(position, dead, score.result, seconds, flagged=bool(score.uncertain_blocks))
 
 

@@ -45,7 +45,8 @@ class Score:
     ``margin`` = black - white; ``result``: RE form. ``ownership``: (size, size) int8, 1 where the
     point counts for Black (territory, or a live stone under area rules), -1 for White, 0 neutral.
     Point sets are grid indices: ``territory[colour]``, ``dame`` (empty or dead-stone points that
-    count for nobody), ``seki`` (stones of blocks in seki), ``dead``. ``breakdown[colour]``
+    count for nobody), ``seki`` (stones of blocks in seki), ``dead`` (the stones the count takes
+    off: none under rules that count every stone as it stands). ``breakdown[colour]``
     itemises the count. ``notes``: how the input was read where it was not plain (Fox komi,
     rules seog does not know), for the user to check.
     """
@@ -70,6 +71,13 @@ class Score:
     def uncertain_blocks(self) -> list:
         """Blocks whose status the model was unsure of (see ``classifiers.status``)."""
         return [b for b in self.blocks if b.uncertain]
+
+    @property
+    def read_dead(self) -> np.ndarray:
+        """Grid indices of the stones read as dead, whether or not the rules take them off (with
+        Tromp-Taylor they stay: ``BlockStatus.kept``); what an evaluation of the reading compares."""
+        points = [b.points for b in self.blocks if b.read_status == "dead"]
+        return np.sort(np.concatenate(points)) if points else np.zeros(0, dtype=np.int64)
 
     @property
     def margin(self) -> float:
@@ -181,7 +189,7 @@ def count(grid: np.ndarray, dead: np.ndarray, rules: Rules, komi: float, handica
           prisoners: dict | None = None) -> Score:
     """Score a final position whose dead stones are marked in the bool array ``dead``."""
     grid = np.asarray(grid, dtype=np.int8)
-    dead = np.asarray(dead, dtype=bool) & (grid != EMPTY)
+    dead = np.asarray(dead, dtype=bool) & (grid != EMPTY) & rules.remove_dead  # Tromp-Taylor: none
     prisoners = prisoners or {BLACK: 0, WHITE: 0}
     live = live_grid(grid, dead, rules)
     near = around(live, OFF)

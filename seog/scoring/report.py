@@ -37,6 +37,7 @@ def to_dict(score: Score, recorded_result: str | None = None) -> dict:
                 "stones": vertices(b.points, size),
                 "color": COLOR_NAMES[b.color],
                 "status": b.status,
+                "read_status": b.read_status,
                 "source": b.source,
                 "p_alive": None if b.p_alive is None else round(float(b.p_alive), 4),
                 "uncertain": bool(b.uncertain),

@@ -76,6 +76,11 @@ class UnknownRules(ValueError):
     """A rules name seog does not know."""
 
 
+class DeadNotCounted(ValueError):
+    """A caller's dead-stone decision under rules that count every stone as it stands
+    (Tromp-Taylor): it could change nothing in the count, so it is refused rather than ignored."""
+
+
 _KOMI = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 MAX_KOMI = 625  # points on the largest board (25x25): a komi beyond it is a typo
 

@@ -2,12 +2,16 @@
 
 ``score_position`` decides which blocks are dead (static pass + model, or the dead stones the
 caller gives) and counts under the rules; ``score_game`` does the same for a loaded SGF game,
-taking its rules, komi, handicap and prisoners.
+taking its rules, komi, handicap and prisoners. Under rules that count every stone as it stands
+(Tromp-Taylor) the statuses are made what the count uses here, once (``as_counted``), so that
+every output (JSON, text, SVG, SGF marks, GTP) says no stone is dead; a note names the stones
+read as dead, which the players should have captured.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 import numpy as np
 
@@ -19,8 +23,9 @@ from seog.features.coords import BLACK, WHITE
 from seog.features.sgf import Game
 from seog.features.topology import analyze
 from seog.scoring.count import Score, count
+from seog.scoring.report import vertices
 from seog.scoring.result import decided_otherwise
-from seog.scoring.rules import Rules, get_rules, rules_from_sgf, sgf_rules_note
+from seog.scoring.rules import DeadNotCounted, Rules, get_rules, rules_from_sgf, sgf_rules_note
 
 DEFAULT = "default"
 _default_model = None
@@ -43,11 +48,13 @@ def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float
     """Score a final position.
 
     ``dead``: the dead stones (bool mask or grid indices) to use instead of deciding them;
-    ``overrides``: grid index of any stone of a block -> alive?, applied after deciding;
+    ``overrides``: grid index of any stone of a block -> alive?, applied after deciding (a dead
+    one under rules that count every stone raises ``DeadNotCounted``);
     ``model``: 'default' for the shipped model, None for the static pass and heuristic alone.
     """
     rules = get_rules(rules) if isinstance(rules, str) else rules
     komi = rules.default_komi if komi is None else float(komi)
+    refuse_dead_overrides(overrides or {}, rules, board.size)
     topology = analyze(board.grid)
     for block in topology.blocks:
         if len(block.liberties) == 0:
@@ -66,6 +73,7 @@ def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float
         statuses[label - 1] = BlockStatus(st.block, st.color, st.points, bool(alive), "override", st.p_alive)
     if overrides and dead is None:  # a race a person has settled is no longer in doubt
         statuses = list(flag_races(topology, dict(enumerate(statuses))).values())
+    statuses = as_counted(statuses, rules)
     dead_mask = np.zeros(board.grid.shape, dtype=bool)
     for st in statuses:
         if not st.alive:
@@ -73,7 +81,41 @@ def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float
     score = count(board.grid, dead_mask, rules, komi, handicap,
                   dict(prisoners) if prisoners else {BLACK: 0, WHITE: 0})
     score.blocks = statuses
+    score.notes = kept_notes(statuses, rules, board.size, "marked dead" if dead is not None else "seog reads as dead")
     return score
+
+
+def as_counted(statuses: list[BlockStatus], rules: Rules) -> list[BlockStatus]:
+    """The statuses as the count uses them. Rules that count every stone as it stands
+    (Tromp-Taylor) keep a block read dead: alive, with ``kept`` holding the reading; and no block
+    is in doubt, since no decision of the players' could change that count."""
+    if rules.remove_dead:
+        return statuses
+    return [replace(st, alive=True, kept=not st.alive, doubt="") for st in statuses]
+
+
+def kept_notes(statuses: list[BlockStatus], rules: Rules, size: int, read: str = "seog reads as dead") -> list[str]:
+    """The note on blocks ``as_counted`` kept (none when it kept none): which stones are read as
+    dead yet count as they stand, so that the players know what they should have captured."""
+    kept = [st.points for st in statuses if st.kept]
+    if not kept:
+        return []
+    stones = vertices(np.concatenate(kept), size)
+    one = len(stones) == 1
+    return [f"{rules.name} rules count every stone on the board: {len(stones)} stone{'' if one else 's'} "
+            f"{read} ({', '.join(stones)}) count{'s as it stands' if one else ' as they stand'}; "
+            f"capture {'it' if one else 'them'} before the game ends to take {'it' if one else 'them'} off"]
+
+
+def refuse_dead_overrides(overrides: Mapping[int, bool], rules: Rules, size: int) -> None:
+    """Raise ``DeadNotCounted`` for a dead override under rules that count every stone as it
+    stands: it could change nothing, and accepting it would tell the caller it had."""
+    dead = sorted(index for index, alive in overrides.items() if not alive)
+    if dead and not rules.remove_dead:
+        where = ", ".join(_vertex(index, size) for index in dead)
+        raise DeadNotCounted(f"dead-stone override at {where}: {rules.name} rules count every stone on the "
+                             "board as it stands, so no stone can be counted dead; capture it before the "
+                             "game ends, or score under rules that take dead stones off")
 
 
 def score_game(game: Game, *, rules: Rules | str | None = None, komi: float | None = None,
@@ -85,7 +127,7 @@ def score_game(game: Game, *, rules: Rules | str | None = None, komi: float | No
                            handicap=game.handicap, prisoners=game.board.prisoners,
                            dead=game.marked_dead() if use_markup else None,
                            overrides=overrides, model=model)
-    score.notes = game_notes(game, rules_given=rules is not None, komi_given=komi is not None)
+    score.notes = game_notes(game, rules_given=rules is not None, komi_given=komi is not None) + score.notes
     return score
 
 
