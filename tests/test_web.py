@@ -185,3 +185,31 @@ def test_a_corner_race_is_listed_with_its_reason(page, server):
     races = [b for b in api_score(server, game.read_text())["blocks"] if b["doubt"] == "race"]
     assert races and all(any(f"at {b['stones'][0]} counted {b['status']}, in a liberty race" in line
                              for line in listed) for b in races)
+
+
+def test_tromp_taylor_shows_no_dead_stone_names_those_read_dead_and_refuses_a_flip_to_dead(page, tmp_path):
+    """Issue #7: the count keeps every stone, so the board draws none dead, the note says which
+    stones seog reads dead, and a click asking for a dead stone gets the server's reason and is
+    taken back (the next click names only its own stone)."""
+    from conftest import LEFT_IN_NOTE, STONES_LEFT_IN
+
+    page.fill("#sgf", STONES_LEFT_IN)
+    page.click("#score")
+    ready(page)
+    assert page.text_content("#result") == "W+7.5"
+    assert page.locator("#board path.dead-mark").count() == 0
+    assert page.locator("#notes li").all_text_contents() == [LEFT_IN_NOTE]
+    for vertex in ("B7", "H6"):
+        page.click(f'#board circle.stone[data-vertex="{vertex}"]')
+        playwright.expect(page.locator("#error")).to_contain_text(f"override at {vertex}:")
+        page.wait_for_selector("body[data-state=error]")
+        message = page.text_content("#error")
+        assert message.startswith(f"Could not score this game: overrides.dead: dead-stone override at {vertex}: "
+                                  "tromp-taylor rules count every stone"), message
+    assert page.text_content("#overrides") == ""
+    page.screenshot(path=str(screenshot_path(tmp_path, "web-tromp-taylor-9x9.png")), full_page=True)
+    page.select_option("#rules", "chinese")  # the same stones, taken off as dead
+    ready(page)
+    assert sorted(page.locator("#board path.dead-mark").evaluate_all("es => es.map(e => e.dataset.vertex)")) \
+        == ["B7", "H6"]
+    assert page.locator("#notes li").count() == 0 and page.text_content("#error") == ""

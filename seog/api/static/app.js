@@ -52,10 +52,11 @@ function requestBody() {
   return body;
 }
 
+// Resolves to false when this request failed (the server refused it), else true.
 async function score() {
   if (!state.sgf || !state.sgf.trim()) {
     showError("Give an SGF first: drop a file, paste its text or pick an example.");
-    return;
+    return false;
   }
   const seq = ++state.seq;
   setStatus("busy");
@@ -69,12 +70,12 @@ async function score() {
     answer = await response.json().catch(() => ({ detail: `the server answered ${response.status}` }));
     if (!response.ok) throw new Error(answer.detail || `the server answered ${response.status}`);
   } catch (err) {
-    if (seq !== state.seq) return;
+    if (seq !== state.seq) return true;
     showError(`Could not score this game: ${err.message}`);
     setStatus("error");
-    return;
+    return false;
   }
-  if (seq !== state.seq) return;
+  if (seq !== state.seq) return true;
   showError("");
   state.answer = answer;
   if (!state.base) {
@@ -82,6 +83,7 @@ async function score() {
   }
   render(answer);
   setStatus("ready");
+  return true;
 }
 
 function render(answer) {
@@ -98,6 +100,11 @@ function render(answer) {
   $("result").textContent = answer.result;
   $("recorded").textContent = answer.recorded_result ? `recorded in the file: ${answer.recorded_result}` : "";
   renderCounts(answer);
+  $("notes").replaceChildren(...(answer.notes || []).map((text) => {
+    const li = document.createElement("li");
+    li.textContent = text;  // e.g. the stones Tromp-Taylor counts as they stand though seog reads them dead
+    return li;
+  }));
 
   const changed = [...state.overrides].map(([v, s]) => `${v} ${s}`);
   $("overrides").textContent = changed.length ? `Your changes: ${changed.join(", ")}.` : "";
@@ -134,15 +141,21 @@ function renderCounts(answer) {
   }
 }
 
-function flip(vertex) {
+async function flip(vertex) {
   if (!state.answer) return;
   const block = state.answer.blocks.find((b) => b.stones.includes(vertex));
   if (!block) return;
   const key = block.stones[0];
   const wanted = block.status === "alive" ? "dead" : "alive";
+  const before = state.overrides.get(key);
   if (state.base && state.base.get(key) === wanted) state.overrides.delete(key);
   else state.overrides.set(key, wanted);
-  score();
+  // A flip the server refuses (a dead stone under Tromp-Taylor, which counts every stone) is
+  // taken back: its reason stays shown, and the next flip is not refused for it again.
+  if (!(await score())) {
+    if (before === undefined) state.overrides.delete(key);
+    else state.overrides.set(key, before);
+  }
 }
 
 function download() {
