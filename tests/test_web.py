@@ -204,7 +204,7 @@ def test_tromp_taylor_shows_no_dead_stone_names_those_read_dead_and_refuses_a_fl
         playwright.expect(page.locator("#error")).to_contain_text(f"override at {vertex}:")
         page.wait_for_selector("body[data-state=error]")
         message = page.text_content("#error")
-        assert message.startswith(f"Could not score this game: overrides.dead: dead-stone override at {vertex}: "
+        assert message.startswith(f"Could not score this game: dead-stone override at {vertex}: "
                                   "tromp-taylor rules count every stone"), message
     assert page.text_content("#overrides") == ""
     page.screenshot(path=str(screenshot_path(tmp_path, "web-tromp-taylor-9x9.png")), full_page=True)

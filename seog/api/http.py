@@ -33,7 +33,6 @@ from starlette.routing import Match
 
 from seog import clip, cores
 from seog.api import positions, schemas
-from seog.scoring.rules import DeadNotCounted
 
 MAX_BODY = 1 << 20  # 1 MiB: a long 19x19 game with comments is well under 100 KiB
 HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
@@ -319,13 +318,6 @@ def _add_error_handlers(app: FastAPI, max_body: int) -> None:
         more = len(found) - len(errors)
         detail = "; ".join(_describe(e) for e in errors) + (f"; and {more} more errors" if more else "")
         return JSONResponse({"detail": detail, "errors": errors}, status_code=422)
-
-    @app.exception_handler(DeadNotCounted)
-    async def dead_not_counted(request: Request, exc: DeadNotCounted) -> JSONResponse:
-        """422, as a validation error of ``overrides.dead``: the body is well formed, but under
-        these rules a dead stone cannot be counted."""
-        error = {"loc": ["body", "overrides", "dead"], "msg": _clip_quotes(str(exc)), "type": "value_error"}
-        return JSONResponse({"detail": _describe(error), "errors": [error]}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:

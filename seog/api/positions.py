@@ -1,7 +1,7 @@
 """From a request body (SGF text or a JSON board) to a position ready to score, with validation.
 
 Every problem with the input becomes one of ``INPUT_ERRORS`` (``RequestError``, ``SgfError``,
-``IllegalPosition``, ``IllegalMove``, ``UnknownRules``, ``CoordinateError``) whose message names
+``IllegalPosition``, ``IllegalMove``, ``UnknownRules``, ``CoordinateError``, ``DeadNotCounted``) whose message names
 it, so that the server answers 4xx with that message instead of failing inside the scorer.
 """
 
@@ -17,14 +17,15 @@ from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
 from seog.features.sgf import Game
 from seog.features.topology import label_blocks
-from seog.scoring.rules import Rules, UnknownRules, check_suicides, get_rules, rules_from_sgf
+from seog.scoring.rules import DeadNotCounted, Rules, UnknownRules, check_suicides, get_rules, rules_from_sgf
 
 
 class RequestError(ValueError):
     """A request that is well-formed JSON but does not describe a position seog can score."""
 
 
-INPUT_ERRORS = (RequestError, sgf.SgfError, IllegalPosition, IllegalMove, UnknownRules, coords.CoordinateError)
+INPUT_ERRORS = (RequestError, sgf.SgfError, IllegalPosition, IllegalMove, UnknownRules, coords.CoordinateError,
+                DeadNotCounted)
 
 
 @dataclass
