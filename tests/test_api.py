@@ -239,7 +239,8 @@ def test_fox_komi_and_rules_seog_does_not_know_are_read_and_named_in_notes(api):
     text = sgf_text(TWO_WALLS, komi=375, rules="Chinese").replace("FF[4]", "FF[4]AP[foxwq]")
     body = post(api, sgf=text).json()
     assert body["komi"] == 7.5 and body["result"] == "W+16.5"
-    assert body["notes"] == ["KM[375] read as komi 7.5 (Fox writes komi in hundredths)"]
+    assert body["notes"] == ["KM[375] read as komi 7.5 (Fox writes komi in hundredths of a stone, "
+                             "2 points each: 3.75 stones)"]
     ing = post(api, sgf=sgf_text(TWO_WALLS, komi=7.5, rules="Ing"), annotated_sgf=True).json()
     assert ing["rules"] == "chinese" and ing["result"] == "W+16.5"
     assert ing["notes"] == ["RU[Ing] counted by area under chinese rules, the nearest seog knows"]

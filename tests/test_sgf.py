@@ -155,9 +155,15 @@ def test_setup_stones_in_the_first_node_are_the_handicap_and_later_setup_survive
 
 def test_fox_komi_in_hundredths_is_read_as_points_and_said_so():
     fox = sgf.loads(b"(;GM[1]SZ[19]KM[375]AP[foxwq]RU[Chinese];B[pd])")
-    assert fox.komi == 7.5 and fox.komi_note == "KM[375] read as komi 7.5 (Fox writes komi in hundredths)"
-    assert sgf.loads(b"(;GM[1]SZ[19]KM[50]HA[2]AP[foxwq]AB[dd][pp];W[pd])").komi == 0.5
-    assert sgf.loads(b"(;GM[1]SZ[19]KM[650]AP[SGFC:2.0];B[pd])").komi == 6.5
+    assert fox.komi == 7.5 and fox.komi_note == ("KM[375] read as komi 7.5 (Fox writes komi in hundredths "
+                                                 "of a stone, 2 points each: 3.75 stones)")
+    handicap = sgf.loads(b"(;GM[1]SZ[19]KM[50]HA[2]AP[foxwq]AB[dd][pp];W[pd])")
+    assert handicap.komi == 0.5 and handicap.komi_note == "KM[50] read as komi 0.5 (Fox writes komi in hundredths of a point)"
+    other = sgf.loads(b"(;GM[1]SZ[19]KM[650]AP[SGFC:2.0];B[pd])")
+    assert other.komi == 6.5 and other.komi_note == "KM[650] read as komi 6.5 (written in hundredths of a point)"
+    unlabelled = sgf.loads(b"(;GM[1]SZ[19]KM[375];B[pd])")  # the note gives the reason that makes 375 7.5, not 3.75
+    assert unlabelled.komi == 7.5 and unlabelled.komi_note == ("KM[375] read as komi 7.5 (written in hundredths "
+                                                               "of a stone, 2 points each: 3.75 stones)")
     plain = sgf.loads(b"(;GM[1]SZ[19]KM[7.5]AP[foxwq];B[pd])")
     assert plain.komi == 7.5 and plain.komi_note == ""
     assert sgf.loads(b"(;GM[1]SZ[19]KM[6,5];B[pd])").komi == 6.5

@@ -7,8 +7,9 @@ final board, the prisoners taken by each side, and the territory marks (TB/TW) o
 that carries them. With KGS-style marks, a stone inside the other colour's marks is dead.
 
 What real files get wrong is read as the servers that wrote them meant it, and said so in
-``Game.komi_note``: Fox's komi in hundredths (``KM[375]`` is 7.5), UTF-8 text without ``CA`` or
-labelled gb2312. A file holding several games is refused, so that none is silently dropped.
+``Game.komi_note``: Fox's komi in hundredths of a stone (``KM[375]`` is 3.75 stones, 7.5
+points), UTF-8 text without ``CA`` or labelled gb2312. A file holding several games is refused,
+so that none is silently dropped.
 
 ``with_score`` writes a scored copy: the record the game was read from (kept in ``Game.source``),
 in UTF-8, with seog's RE, marks and comment added, so comments, times and variations survive.
@@ -277,11 +278,12 @@ def _komi(text: str, fox: bool, size: int) -> tuple[float, str]:
     value = _number(text, "KM", "komi")
     note = ""
     if value.is_integer() and (abs(value) >= 150 or (fox and abs(value) >= 25)):
-        points = value / 100
-        if abs(value) >= 200 and abs(points) <= 4:
-            points *= 2
-        note = f"KM[{text}] read as komi {points:g}" + (" (Fox writes komi in hundredths)" if fox
-                                                         else " (written in hundredths)")
+        points = stones = value / 100
+        if abs(value) >= 200 and abs(stones) <= 4:
+            points = stones * 2
+        unit = "a point" if points == stones else f"a stone, 2 points each: {stones:g} stones"
+        writer = "Fox writes komi" if fox else "written"
+        note = f"KM[{text}] read as komi {points:g} ({writer} in hundredths of {unit})"
         value = points
     if abs(value) > size * size:
         raise SgfError(f"KM: komi {clip(text)} is more than the {size}x{size} board holds")
