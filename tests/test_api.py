@@ -597,6 +597,14 @@ def test_a_422_lists_at_most_20_errors_and_counts_the_rest(client):
     assert r.json()["detail"].endswith("String should have at most 8 characters; and 580 more errors")
 
 
+def test_a_record_of_chess_is_refused_not_scored_as_go(client):
+    """GM[3] (chess) was scored B+63."""
+    for r in (client.post("/v1/score", json={"sgf": "(;GM[3]FF[4]SZ[8];B[ee])"}),
+              client.post("/v1/score/sgf", files={"file": ("chess.sgf", b"(;GM[3]FF[4]SZ[8];B[ee])")})):
+        assert r.status_code == 400 and r.json() == {
+            "detail": "GM[3]: the record is not of a game of Go (GM[1]); seog scores only Go"}
+
+
 def test_a_handicap_that_leaves_room_for_a_move_is_counted(client):
     r = client.post("/v1/score", json={"board": ["X.", ".."], "handicap": 3, "rules": "chinese"})
     assert r.status_code == 200 and r.json()["handicap"] == 3

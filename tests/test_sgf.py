@@ -210,6 +210,18 @@ def test_marks_left_before_a_stone_was_played_are_not_the_final_marks():
     assert kept.has_markup
 
 
+@pytest.mark.parametrize("gm", [b"3", b"2", b"01x", b"x" * 100])
+def test_a_record_of_another_game_than_go_is_refused_naming_gm(gm):
+    """A chess record (GM[3]) was scored as Go: B+63."""
+    with pytest.raises(SgfError, match=r"GM\[.{1,43}\]: the record is not of a game of Go \(GM\[1\]\); seog scores only Go"):
+        sgf.loads(b"(;GM[" + gm + b"]FF[4]SZ[8];B[ee])")
+
+
+@pytest.mark.parametrize("root", [b"GM[1]", b"GM[ 01 ]", b"GM[]", b""])
+def test_go_is_gm_1_or_no_gm_at_all(root):
+    assert len(sgf.loads(b"(;" + root + b"SZ[9];B[ee])").moves) == 1
+
+
 def test_a_node_with_two_moves_is_refused():
     with pytest.raises(SgfError, match="node 1 holds both a B and a W move"):
         sgf.loads(b"(;GM[1]SZ[9];B[aa]W[bb])")

@@ -127,6 +127,7 @@ def loads(data: bytes | str) -> Game:
     off, as New Zealand and Tromp-Taylor rules have it, and listed in ``Game.suicides``: whether
     the game's rules allow it is for the scorer to say (``seog.scoring.rules.check_suicides``)."""
     tree, encoding = _parse(data)
+    _check_go(tree)
     try:
         record = sgf.Sgf_game.from_coarse_game_tree(tree, encoding)
     except ValueError as exc:
@@ -219,6 +220,15 @@ def _parse(data: bytes | str):
                        "(split the collection first)")
     _check_node_count(games[0])
     return games[0], _encoding(games[0], data, from_text)
+
+
+def _check_go(coarse) -> None:
+    """Refuse a record of another game than Go (``GM`` other than 1): sgfmill reads any SGF, and
+    a chess record was scored as a game of Go. A file without GM (or an empty one) is Go, the
+    standard's default."""
+    written = coarse.sequence[0].get("GM", [b"1"])[0].decode("latin-1").strip()
+    if written and written.lstrip("0") != "1":
+        raise SgfError(f"GM[{clip(written)}]: the record is not of a game of Go (GM[1]); seog scores only Go")
 
 
 def _check_node_count(coarse) -> None:
