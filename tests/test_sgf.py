@@ -25,6 +25,35 @@ def test_handicap_stones_are_setup_and_counted():
     assert sgf.loads(b"(;GM[1]SZ[19]AB[dd][pp];W[pd])").handicap == 2  # no HA: the stones say it
 
 
+@pytest.mark.parametrize("record", [
+    b"(;GM[1]FF[4]SZ[9]AB[aa:ii]AE[ee])",  # a board filled by hand: 80 stones were a handicap of 80
+    b"(;GM[1]SZ[19]AB[dd][pp][dp][pd][jj][dj][pj][jd][jp][cc];W[qq])",  # 10 stones: more than servers give
+    b"(;GM[1]SZ[9]AB[cc][gg]AW[ee];B[dd])",  # a problem: stones of both colours
+    b"(;GM[1]SZ[9]AB[cc][gg];B[ee])",  # Black moves first: not a handicap game
+    b"(;GM[1]SZ[9]AB[cc][gg])",  # no moves at all: a position
+    b"(;GM[1]SZ[19]AB[dd];W[pp])",  # one stone is no handicap
+])
+def test_setup_stones_that_do_not_look_like_a_handicap_are_not_one(record):
+    assert sgf.loads(record).handicap == 0
+
+
+def test_without_ha_two_to_nine_black_stones_then_white_are_a_handicap_and_ha_is_believed():
+    nine = b"(;GM[1]SZ[19]AB[dd][pp][dp][pd][jj][dj][pj][jd][jp];W[qq])"
+    assert sgf.loads(nine).handicap == 9
+    assert sgf.loads(b"(;GM[1]SZ[19];AB[dd][pp];W[pd])").handicap == 2  # in a node of their own, as editors write
+    assert sgf.loads(b"(;GM[1]SZ[9]HA[2]AB[cc][gg]AW[ee];B[dd])").handicap == 2  # HA says so: believed
+    assert sgf.loads(b"(;GM[1]SZ[9]HA[1];B[dd])").handicap == 0  # an even game without komi
+
+
+def test_a_setup_position_is_counted_without_handicap_compensation():
+    """Under area rules a handicap gives White a point a stone: the filled board of the acceptance
+    test (80 black stones set up, no HA) gave White 80 points."""
+    from seog.scoring.score import score_game
+
+    score = score_game(sgf.loads(b"(;GM[1]FF[4]SZ[9]AB[aa:ii]AE[ee])"), rules="chinese")
+    assert score.handicap == 0 and score.breakdown[WHITE].get("handicap", 0) == 0
+
+
 def test_kgs_territory_marks_make_the_stones_inside_them_dead():
     # White's stone at B8 sits inside Black's marks; Black's stone at H2 inside White's.
     game = sgf.loads(b"(;GM[1]SZ[9];B[cc];W[bb];B[hh];W[gg];B[tt];W[tt]"

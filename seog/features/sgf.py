@@ -29,6 +29,7 @@ from seog.features import coords
 from seog.features.board import Board, IllegalMove
 from seog.features.coords import BLACK, WHITE
 
+MAX_HANDICAP = 9  # the most stones servers give (KGS, IGS, OGS, GTP's fixed_handicap): more is a setup
 MAX_NODES = 10_000  # real games have at most ~420 nodes; each costs sgfmill a node object
 COLOR_OF = {"b": BLACK, "w": WHITE}
 LETTER_OF = {BLACK: "b", WHITE: "w"}
@@ -43,7 +44,8 @@ class Game:
     """A game record reduced to what scoring needs.
 
     Public attributes:
-      size, komi, handicap: from SZ, KM, HA (handicap is the count of setup stones if HA is absent).
+      size, komi, handicap: from SZ, KM, HA (without HA, the black setup stones where they look like a
+        handicap: see ``_handicap``).
       rules, result: RU and RE as written ('' when absent).
       board: the final position (dead stones still on it), with ``board.prisoners``.
       moves: the main line as (colour, flat point or None for a pass).
@@ -201,7 +203,7 @@ def loads(data: bytes | str) -> Game:
 
     game.setup = [(color, point) for point, color in before_moves.items()]
     game.recorded = _players_result(nodes[-1], game.result)
-    game.handicap = _handicap(_raw(root, "HA"), game.setup, size)
+    game.handicap = _handicap(_raw(root, "HA"), game.setup, size, game.moves[0][0] if game.moves else None)
     return game
 
 
@@ -369,7 +371,11 @@ def _raw(node, key: str) -> str:
     return node.get_raw(key).decode("latin-1").strip() if node.has_property(key) else ""
 
 
-def _handicap(text: str, setup: list, size: int) -> int:
+def _handicap(text: str, setup: list, size: int, first_mover: int | None) -> int:
+    """HA when the file has it (below 2 is no handicap: HA[1] is an even game without komi).
+    Without HA, the black setup stones when they look like a handicap as servers place it: 2 to
+    9 black stones, no white ones, and White moving first. Anything else is a setup position (a
+    problem, a board set up by hand), whose 80 stones were counted as 80 points under area rules."""
     if text:
         value = _number(text, "HA", "handicap")
         if not value.is_integer():
@@ -379,7 +385,8 @@ def _handicap(text: str, setup: list, size: int) -> int:
         return int(value) if value >= 2 else 0
     stones = sum(1 for color, _ in setup if color == BLACK)
     has_white = any(color == WHITE for color, _ in setup)
-    return stones if stones >= 2 and not has_white else 0
+    plausible = 2 <= stones <= MAX_HANDICAP and not has_white and first_mover == WHITE
+    return stones if plausible else 0
 
 
 def with_score(game: Game, result: str, territory: dict, comment: str = "") -> bytes:
