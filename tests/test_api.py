@@ -605,6 +605,14 @@ def test_a_record_of_chess_is_refused_not_scored_as_go(client):
             "detail": "GM[3]: the record is not of a game of Go (GM[1]); seog scores only Go"}
 
 
+def test_an_upload_labelled_utf8_in_latin1_keeps_its_names_and_says_how_it_was_read(client):
+    game = b"(;GM[1]FF[4]CA[UTF-8]SZ[9]PB[M\xfcller]KM[6.5];B[ee];W[];B[])"
+    r = client.post("/v1/score/sgf", files={"file": ("g.sgf", game)}, data={"annotated_sgf": "true"})
+    assert r.status_code == 200
+    assert r.json()["notes"] == ["CA[UTF-8] says UTF-8 but the file is not UTF-8; its text was read as Latin-1"]
+    assert "PB[Müller]" in r.json()["annotated_sgf"] and "\ufffd" not in r.json()["annotated_sgf"]
+
+
 def test_a_handicap_that_leaves_room_for_a_move_is_counted(client):
     r = client.post("/v1/score", json={"board": ["X.", ".."], "handicap": 3, "rules": "chinese"})
     assert r.status_code == 200 and r.json()["handicap"] == 3

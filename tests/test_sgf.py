@@ -227,6 +227,33 @@ def test_names_keep_their_letters_whatever_the_encoding_label_says():
     assert sgf.loads(gbk).properties["PW"] == "陈耀烨"
 
 
+def test_a_file_labelled_utf8_that_is_not_is_read_as_latin1_and_said_so():
+    """CA[UTF-8] on Latin-1 bytes gave PB[M\ufffdller] in the copy without a word, where the same
+    bytes without CA gave Müller."""
+    from seog.scoring.score import score_game
+
+    labelled = b"(;GM[1]FF[4]CA[UTF-8]SZ[9]PB[M\xfcller]PW[Fran\xe7ois]KM[6.5];B[ee];W[];B[])"
+    game = sgf.loads(labelled)
+    assert game.properties == {"PB": "Müller", "PW": "François"}
+    assert game.text_note == "CA[UTF-8] says UTF-8 but the file is not UTF-8; its text was read as Latin-1"
+    assert score_game(game).notes[0] == game.text_note
+    copy = sgf.with_score(game, "B+73.5", {BLACK: set(), WHITE: set()})
+    assert "PB[Müller]PW[François]".encode() in copy and b"CA[UTF-8]" in copy
+    assert sgf.loads(copy).properties["PB"] == "Müller" and sgf.loads(copy).text_note == ""
+    unlabelled = sgf.loads(labelled.replace(b"CA[UTF-8]", b""))
+    assert unlabelled.properties == game.properties and unlabelled.text_note == ""
+
+
+@pytest.mark.parametrize("record", [
+    "(;GM[1]CA[UTF-8]SZ[9]PB[Müller];B[ee])".encode(),  # really UTF-8
+    "(;GM[1]CA[utf8]SZ[9]PB[Müller];B[ee])".encode(),
+    "(;GM[1]CA[ISO-8859-1]SZ[9]PB[Müller];B[ee])".encode("latin-1"),  # labelled rightly
+])
+def test_text_read_as_its_label_says_has_no_note(record):
+    game = sgf.loads(record)
+    assert game.properties["PB"] == "Müller" and game.text_note == ""
+
+
 def test_control_characters_never_reach_the_result_or_names():
     game = sgf.loads(b"(;GM[1]SZ[9]RE[B+3\x1b[2J]PB[a\x01b];B[ee])")
     assert game.result == "B+3[2J" and game.properties["PB"] == "ab"

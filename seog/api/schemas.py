@@ -147,9 +147,10 @@ class ScoreResponse(BaseModel):
                     "prisoners and dead_stones under territory rules; White's komi, and handicap under area rules)")
     ownership: list[str] = Field(description="one string per row, top first: B, W or . for each point")
     uncertain: bool = Field(description="some block is uncertain: ask the players to confirm")
-    notes: list[str] = Field([], description="how the input was read where it was not plain (Fox komi, unknown "
-                                             "RU, a game decided otherwise than by a count), and under "
-                                             "tromp-taylor the stones read as dead that count as they stand")
+    notes: list[str] = Field([], description="how the input was read where it was not plain (Fox komi, CA[UTF-8] "
+                                             "on text that is not UTF-8, unknown RU, a game decided otherwise "
+                                             "than by a count), and under tromp-taylor the stones read as dead "
+                                             "that count as they stand")
     blocks: list[Block]
     recorded_result: str | None = Field(None, description="the players' result (RE; in a copy seog wrote, the "
                                                           "result it kept from the players)")

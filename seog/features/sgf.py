@@ -55,6 +55,7 @@ class Game:
       properties: other root properties (PB, PW, BR, WR, DT, ...) as text.
       variations: True when some node has more than one child.
       komi_note: how KM was read when it was not written in points ('' when it was).
+      text_note: how the text was read when not as CA says (CA[UTF-8] on Latin-1 bytes; '' else).
       recorded: the players' result: RE, except in a copy seog wrote, whose RE is seog's count
         and whose comment keeps the players' result (so that annotating it again compares with them).
       source: the SGF text the game was read from, as given (None for a game made in code),
@@ -76,6 +77,7 @@ class Game:
     properties: dict = field(default_factory=dict)
     variations: bool = False
     komi_note: str = ""
+    text_note: str = ""
     recorded: str = ""
     source: bytes | str | None = field(default=None, repr=False)
     suicides: list = field(default_factory=list)
@@ -130,6 +132,7 @@ def loads(data: bytes | str) -> Game:
     the game's rules allow it is for the scorer to say (``seog.scoring.rules.check_suicides``)."""
     tree, encoding = _parse(data)
     _check_go(tree)
+    text_note = _text_note(tree, encoding)  # before sgfmill sets CA to the encoding it was told
     try:
         record = sgf.Sgf_game.from_coarse_game_tree(tree, encoding)
     except ValueError as exc:
@@ -151,6 +154,7 @@ def loads(data: bytes | str) -> Game:
     board = Board(size)
     game = Game(size, 0.0, 0, _text(root, "RU"), _text(root, "RE"), board, source=data)
     game.komi, game.komi_note = _komi(_raw(root, "KM"), _from_fox(root), size)
+    game.text_note = text_note
     for key in ("PB", "PW", "BR", "WR", "DT", "EV", "RO", "PC", "GN", "TM", "OT"):
         if root.has_property(key):
             game.properties[key] = _text(root, key)
@@ -262,17 +266,38 @@ def _encoding(coarse, data: bytes, from_text: bool) -> str | None:
     Text that arrives already decoded is UTF-8 whatever ``CA`` says. A file without ``CA``
     defaults to ISO-8859-1 by the standard, but most such files are UTF-8, and Fox labels
     UTF-8 text gb2312: both are read as UTF-8 when they decode as UTF-8. Real gb2312 text is
-    read as GB18030, the superset Chinese servers actually write."""
+    read as GB18030, the superset Chinese servers actually write. A file labelled UTF-8 that
+    is not is read as one without ``CA`` (ISO-8859-1), not with its bad bytes replaced, and
+    ``_text_note`` says so."""
     if from_text:
         return "UTF-8"
-    declared = coarse.sequence[0].get("CA", [b""])[0].decode("ascii", "replace").strip().lower()
-    if declared and declared.replace("-", "").replace("_", "") not in ("gb2312", "gbk", "gb18030", "cp936"):
+    declared = _declared(coarse)
+    if declared and declared not in _GB and declared != "utf8":
         return None
     try:
         data.decode("utf-8")
         return "UTF-8"
     except UnicodeDecodeError:
-        return "GB18030" if declared else None
+        return "GB18030" if declared in _GB else LATIN_1 if declared else None
+
+
+_GB = ("gb2312", "gbk", "gb18030", "cp936")
+LATIN_1 = "ISO-8859-1"  # the standard's default, and what a file labelled UTF-8 that is not is read as
+
+
+def _declared(coarse) -> str:
+    """The root's CA, lower case without '-' and '_' ('utf8', 'gb2312'); '' without CA."""
+    written = coarse.sequence[0].get("CA", [b""])[0].decode("ascii", "replace").strip().lower()
+    return written.replace("-", "").replace("_", "")
+
+
+def _text_note(coarse, encoding: str | None) -> str:
+    """A note when the text was not read as ``CA`` says: a file labelled UTF-8 whose bytes are
+    not UTF-8 (a name written in Latin-1) lost its letters to U+FFFD without a word."""
+    if _declared(coarse) == "utf8" and encoding == LATIN_1:
+        written = coarse.sequence[0]["CA"][0].decode("ascii", "replace").strip()
+        return f"CA[{clip(written)}] says UTF-8 but the file is not UTF-8; its text was read as Latin-1"
+    return ""
 
 
 _NUMBER = re.compile(r"[+-]?(\d+([.,]\d*)?|[.,]\d+)")

@@ -137,7 +137,7 @@ def game_notes(game: Game, *, rules_given: bool = False, komi_given: bool = Fals
     ru_note = None if rules_given else sgf_rules_note(game.rules)
     ended = (f"RE[{game.result}]: the game was not decided by a count, so this counts the position "
              "as it was left" if decided_otherwise(game.result) else "")
-    return [n for n in (komi_note, ru_note, ended) if n]
+    return [n for n in (game.text_note, komi_note, ru_note, ended) if n]
 
 
 def _as_mask(dead, size: int) -> np.ndarray:
