@@ -152,6 +152,20 @@ def test_prisoners_and_handicap_of_a_json_board_are_counted(api):
     assert aga["handicap"] == 3 and aga["breakdown"]["white"]["handicap"] == 2
 
 
+@pytest.mark.parametrize("rules, handicap, komi, result", [
+    ("aga", 3, 0.5, "W+11.5"),  # 45 + 0.5 + 2 compensation against 36; the even-game 7.5 made it W+18.5
+    ("japanese", 2, 0.5, "W+7.5"),  # 30 + 0.5 against 23
+    ("chinese", 1, 0.5, "W+9.5"),  # handicap 1: an even game without komi, no compensation
+    ("japanese", 0, 6.5, "W+13.5"),  # no handicap: the rules' even-game komi
+    ("chinese", 0, 7.5, "W+16.5"),
+])
+def test_a_board_without_komi_gets_half_a_point_with_a_handicap_else_the_rules_komi(api, rules, handicap, komi,
+                                                                                   result):
+    body = post(api, board=TWO_WALLS, rules=rules, **({"handicap": handicap} if handicap else {})).json()
+    assert (body["komi"], body["handicap"], body["result"]) == (komi, handicap, result)
+    assert body["breakdown"]["white"]["komi"] == komi
+
+
 def test_override_dead_kills_the_whole_white_wall(api):
     body = post(api, board=TWO_WALLS, rules="japanese", komi=6.5, overrides={"dead": ["E5"]}).json()
     assert body["result"] == "B+76.5"

@@ -315,6 +315,16 @@ def test_tromp_taylor_refuses_a_dead_override_and_takes_an_alive_one_as_the_read
     assert "1 stone seog reads as dead (H6) counts as it stands; capture it" in s.notes[0]
 
 
+def test_score_position_without_komi_takes_half_a_point_with_a_handicap():
+    game = sgf.loads(HANDICAP_GAME % b"AGA")
+    dead = np.zeros((9, 9), dtype=bool)
+    dead[6, 6] = True
+    for handicap, komi in ((2, 0.5), (1, 0.5), (0, 7.5)):
+        s = score_position(game.board, rules="aga", handicap=handicap, dead=dead)
+        assert s.komi == komi and s.white == 45 + komi + max(handicap - 1, 0)
+    assert get_rules("japanese").komi_for(0) == 6.5 and get_rules("nz").komi_for(4) == 0.5
+
+
 def test_komi_and_result_strings():
     s = score(split_board(9, 5), komi=0.5)
     assert s.result == "B+8.5"

@@ -83,7 +83,8 @@ def from_sgf(data: bytes | str, *, rules: str | None = None, komi: float | None 
 def from_rows(rows: list[str], *, size: int | None = None, rules: str | None = None,
               komi: float | None = None, handicap: int = 0, prisoners: dict | None = None,
               dead: Iterable[str] = (), alive: Iterable[str] = ()) -> Position:
-    """A JSON board (rows top to bottom) as a position; ``size``, when given, must match the rows."""
+    """A JSON board (rows top to bottom) as a position; ``size``, when given, must match the rows.
+    Without ``komi``, the rules' even-game komi, or 0.5 with a handicap (``Rules.komi_for``)."""
     if not rows:
         raise RequestError("board has no rows")
     if size is not None and len(rows) != size:
@@ -100,7 +101,7 @@ def from_rows(rows: list[str], *, size: int | None = None, rules: str | None = N
         raise RequestError(f"handicap {handicap} is more stones than a {board.size}x{board.size} board "
                            f"holds with room for a move (at most {board.size * board.size - 1})")
     the_rules = get_rules(rules)
-    position = Position(board, the_rules, the_rules.default_komi if komi is None else float(komi),
+    position = Position(board, the_rules, the_rules.komi_for(handicap) if komi is None else float(komi),
                         int(handicap), dict(prisoners) if prisoners else {BLACK: 0, WHITE: 0})
     position.overrides = parse_overrides(board, dead, alive)
     return position

@@ -67,8 +67,13 @@ class ScoreRequest(_Strict):
     board: list[str] | None = Field(None, max_length=MAX_SIZE,
                                     description="rows top to bottom: X black, O white, . empty")
     rules: str | None = Field(None, max_length=MAX_RULES_LENGTH, description="japanese, korean, chinese, aga, nz or tromp-taylor")
-    komi: float | None = Field(None, ge=-1000, le=1000, allow_inf_nan=False)
-    handicap: NonNegativeInt | None = Field(None, le=MAX_SIZE * MAX_SIZE)
+    komi: float | None = Field(None, ge=-1000, le=1000, allow_inf_nan=False,
+                               description="White's komi, over the SGF's KM. Default: the SGF's KM (0 without "
+                                           "one); for a board, 0.5 with a handicap (1 or more), else the rules' "
+                                           "even-game komi: 6.5 japanese and korean, 7 nz, 7.5 chinese, aga and "
+                                           "tromp-taylor")
+    handicap: NonNegativeInt | None = Field(None, le=MAX_SIZE * MAX_SIZE,
+                                            description="handicap stones (board only; an SGF's come from HA)")
     prisoners: Prisoners | None = None
     use_markup: bool = Field(False, description="count with the SGF's TB/TW dead stones instead of deciding")
     overrides: Overrides | None = None

@@ -43,11 +43,18 @@ class Rules:
     superko: str = "none"
     suicide: bool = False
 
+    def komi_for(self, handicap: int = 0) -> float:
+        """The komi when none is given: the rules' even-game komi, or HANDICAP_KOMI with a handicap
+        (1 included: an even game that Black starts without komi), as handicap games are played."""
+        return HANDICAP_KOMI if handicap >= 1 else self.default_komi
+
     def handicap_compensation(self, handicap: int) -> int:
         if handicap < 2 or self.handicap_bonus == "none":
             return 0
         return handicap if self.handicap_bonus == "per-stone" else handicap - 1
 
+
+HANDICAP_KOMI = 0.5  # the komi of handicap (and no-komi) games: the half point only breaks a tie
 
 RULES = {
     "japanese": Rules("japanese", area=False, seki_territory=False, default_komi=6.5),

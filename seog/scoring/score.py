@@ -47,13 +47,14 @@ def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float
                    overrides: Mapping[int, bool] | None = None, model=DEFAULT) -> Score:
     """Score a final position.
 
+    ``komi``: None for the rules' even-game komi, or 0.5 with a handicap (``Rules.komi_for``);
     ``dead``: the dead stones (bool mask or grid indices) to use instead of deciding them;
     ``overrides``: grid index of any stone of a block -> alive?, applied after deciding (a dead
     one under rules that count every stone raises ``DeadNotCounted``);
     ``model``: 'default' for the shipped model, None for the static pass and heuristic alone.
     """
     rules = get_rules(rules) if isinstance(rules, str) else rules
-    komi = rules.default_komi if komi is None else float(komi)
+    komi = rules.komi_for(handicap) if komi is None else float(komi)
     refuse_dead_overrides(overrides or {}, rules, board.size)
     topology = analyze(board.grid)
     for block in topology.blocks:
