@@ -385,9 +385,83 @@ def test_bad_input_is_a_4xx_naming_the_problem(api, body, status, words):
     assert words.lower() in r.json()["detail"].lower()
 
 
-def test_invalid_json_is_422(api):
-    r = api.post("/v1/score", content=b'{"board": [', headers={"content-type": "application/json"})
-    assert r.status_code == 422 and "JSON" in r.json()["detail"]
+JSON = {"content-type": "application/json"}
+
+
+def test_invalid_json_is_422_naming_what_and_where(api):
+    r = api.post("/v1/score", content=b'{"board": [', headers=JSON)
+    assert r.status_code == 422 and r.json()["detail"] == "body: not JSON: Expecting value at line 1 column 12"
+    r = api.post("/v1/score", content=b'{"board": [".X",\n  "O.",, ]}', headers=JSON)
+    assert r.json() == {"detail": "body: not JSON: Expecting value at line 2 column 8",
+                        "errors": [{"loc": ["body"], "msg": "not JSON: Expecting value at line 2 column 8",
+                                    "type": "json_invalid"}]}
+    r = api.post("/v1/score", content=b"", headers=JSON)
+    assert r.status_code == 422 and r.json()["detail"] == "body: empty; send a JSON object with 'sgf' or 'board'"
+
+
+@pytest.mark.parametrize("body, detail", [
+    (b'{"board": ["\xff\xfe"]}', "the body is not UTF-8 (byte 0xff at offset 12): send the JSON in UTF-8"),
+    (b"[" * 5000 + b"]" * 5000, "the JSON body is nested too deep to read (a request is a few levels deep)"),
+])
+def test_a_body_json_cannot_read_is_400_saying_why(api, body, detail):
+    """Both got FastAPI's 'There was an error parsing the body'."""
+    r = api.post("/v1/score", content=body, headers=JSON)
+    assert r.status_code == 400 and r.json() == {"detail": detail}
+
+
+@pytest.mark.parametrize("path, kwargs, detail", [
+    ("/v1/score/sgf", {"content": b"(;GM[1]SZ[9];B[ee])", "headers": {"content-type": "application/x-go-sgf"}},
+     "POST /v1/score/sgf takes a multipart/form-data upload with the SGF in a 'file' field (curl -F "
+     "file=@game.sgf), not application/x-go-sgf; to send SGF text, POST {\"sgf\": \"...\"} to /v1/score as "
+     "application/json"),
+    ("/v1/score/sgf", {"data": {"rules": "chinese"}}, "not application/x-www-form-urlencoded;"),
+    ("/v1/score/sgf", {"json": {"sgf": "(;SZ[9])"}}, "not application/json;"),
+    ("/v1/score", {"files": {"file": ("g.sgf", b"(;GM[1]SZ[9];B[ee])")}},
+     "POST /v1/score takes a JSON object (content-type: application/json), not multipart/form-data; to upload "
+     "an SGF file, POST it to /v1/score/sgf as multipart/form-data"),
+    ("/v1/score", {"content": b'{"sgf": "(;SZ[9])"}'}, "not a body without a content type;"),
+    ("/v1/score", {"content": b'{"sgf": "(;SZ[9])"}', "headers": {"content-type": "text/plain"}}, "not text/plain;"),
+])
+def test_a_body_of_the_wrong_content_type_is_415_naming_the_one_the_endpoint_takes(api, path, kwargs, detail):
+    """Raw SGF to /v1/score/sgf got 'file: Field required', multipart to /v1/score 'body: Input
+    should be a valid dictionary'."""
+    r = api.post(path, **kwargs)
+    assert r.status_code == 415 and detail in r.json()["detail"] and list(r.json()) == ["detail"]
+
+
+@pytest.mark.parametrize("extra, detail", [
+    ({"handicap": 3}, "body: 'handicap' comes from the SGF; send it only with 'board'"),
+    ({"size": 9, "handicap": 3}, "body: 'size' and 'handicap' come from the SGF; send them only with 'board'"),
+    ({"size": 9, "handicap": 3, "prisoners": {}},
+     "body: 'size', 'handicap' and 'prisoners' come from the SGF; send them only with 'board'"),
+])
+def test_board_only_fields_sent_with_sgf_are_named_in_a_sentence(api, extra, detail):
+    r = post(api, sgf="(;GM[1]SZ[9];B[ee])", **extra)
+    assert r.status_code == 422 and r.json()["detail"] == detail
+
+
+@pytest.mark.parametrize("field, value, detail", [
+    ("size", True, "size: should be an integer, not true"),  # was read as 1: 'greater than or equal to 2'
+    ("handicap", True, "handicap: should be an integer, not true"),
+    ("handicap", "2", 'handicap: should be an integer, not "2"'),
+    ("handicap", 2.0, "handicap: Input should be a valid integer"),
+    ("komi", False, "komi: should be a number, not false"),
+    ("komi", "6.5", 'komi: should be a number, not "6.5"'),
+    ("prisoners", {"black": True}, "prisoners.black: should be an integer, not true"),
+])
+def test_a_bool_or_a_string_is_not_a_number(api, field, value, detail):
+    r = post(api, board=TWO_WALLS, **{field: value})
+    assert r.status_code == 422 and r.json()["detail"] == detail
+
+
+def test_whole_numbers_are_komi_too(api):
+    assert post(api, board=TWO_WALLS, komi=7, size=9, handicap=0, prisoners={"black": 1}).json()["komi"] == 7.0
+
+
+def test_json_of_another_json_media_type_is_taken(api):
+    r = api.post("/v1/score", content=json.dumps({"board": TWO_WALLS}).encode(),
+                 headers={"content-type": "application/vnd.seog+json; charset=utf-8"})
+    assert r.status_code == 200 and r.json()["result"] == "W+13.5"
 
 
 def test_broken_upload_and_empty_upload_are_400(api):
@@ -395,8 +469,8 @@ def test_broken_upload_and_empty_upload_are_400(api):
     assert r.status_code == 400 and "B[zz] is off the 9x9 board" in r.json()["detail"]
     r = api.post("/v1/score/sgf", files={"file": ("x.sgf", b"  ")})
     assert r.status_code == 400 and "empty" in r.json()["detail"]
-    r = api.post("/v1/score/sgf", data={"rules": "chinese"})
-    assert r.status_code == 422 and "file" in r.json()["detail"]
+    r = api.post("/v1/score/sgf", files={"rules": (None, "chinese")})  # multipart without the file
+    assert r.status_code == 422 and r.json()["detail"] == "file: Field required"
 
 
 def test_body_over_the_limit_is_413_with_the_limit_named(api):

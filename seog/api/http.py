@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Annotated
 
 import anyio
-from fastapi import FastAPI, File, Form, Request, UploadFile
+from fastapi import Depends, FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.middleware.gzip import GZipMiddleware
@@ -43,6 +43,7 @@ OVERRIDES_SCHEMA = {"contentMediaType": "application/json", "contentSchema": {"$
 MAX_LISTED_ERRORS = 20  # a 422 lists this many; a 1 MiB object of unknown keys made 88,000 (11 MB)
 _ERRORS = {400: {"model": schemas.Error, "description": "the input names no position seog can score"},
            413: {"model": schemas.Error, "description": "the request body is over the size limit"},
+           415: {"model": schemas.Error, "description": "the body is not of the content type the endpoint takes"},
            422: {"model": schemas.Error, "description": "the body does not match the schema"}}
 
 
@@ -80,7 +81,7 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
         return model_info(default_model())
 
     @app.post("/v1/score", response_model=schemas.ScoreResponse, response_model_exclude_unset=True,
-              responses=_ERRORS)
+              responses=_ERRORS, dependencies=[Depends(takes_json)])
     async def score(request: schemas.ScoreRequest) -> dict:
         """Score a position given as SGF text or as board rows (``X`` black, ``O`` white, ``.`` empty)."""
         if request.annotated_sgf and request.sgf is None:
@@ -88,7 +89,7 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
         return await in_worker(score_request, request)
 
     @app.post("/v1/score/sgf", response_model=schemas.ScoreResponse, response_model_exclude_unset=True,
-              responses=_ERRORS)
+              responses=_ERRORS, dependencies=[Depends(takes_upload)])
     async def score_upload(http_request: Request,
                            file: Annotated[UploadFile, File(description="an .sgf file")],
                            rules: Annotated[str | None, Form(max_length=schemas.MAX_RULES_LENGTH)] = None,
@@ -196,6 +197,34 @@ class BodyLimit:
 
 def _too_large(limit: int) -> str:
     return f"request body too large: the limit is {limit} bytes"
+
+
+def _content_type(request: Request) -> tuple[str, str]:
+    """The request's media type as written (clipped, without parameters: a multipart boundary
+    says nothing) and in lower case."""
+    written = request.headers.get("content-type", "").split(";", 1)[0].strip()
+    return clip(written), written.lower()
+
+
+def takes_json(request: Request) -> None:
+    """Refuse (415) a body to ``POST /v1/score`` that is not JSON, naming what it takes: an SGF
+    upload sent there got 'body: Input should be a valid dictionary'."""
+    written, media = _content_type(request)
+    if media != "application/json" and not (media.startswith("application/") and media.endswith("+json")):
+        raise StarletteHTTPException(415, f"POST /v1/score takes a JSON object (content-type: application/json), "
+                                          f"not {written or 'a body without a content type'}; to upload an SGF "
+                                          "file, POST it to /v1/score/sgf as multipart/form-data")
+
+
+def takes_upload(request: Request) -> None:
+    """Refuse (415) a body to ``POST /v1/score/sgf`` that is not a multipart upload, naming what it
+    takes: raw SGF sent there (application/x-go-sgf) got 'file: Field required'."""
+    written, media = _content_type(request)
+    if media != "multipart/form-data":
+        raise StarletteHTTPException(415, f"POST /v1/score/sgf takes a multipart/form-data upload with the SGF in "
+                                          f"a 'file' field (curl -F file=@game.sgf), not "
+                                          f"{written or 'a body without a content type'}; to send SGF text, POST "
+                                          "{\"sgf\": \"...\"} to /v1/score as application/json")
 
 
 def score_request(request: schemas.ScoreRequest) -> dict:
@@ -313,7 +342,10 @@ def _add_error_handlers(app: FastAPI, max_body: int) -> None:
     @app.exception_handler(RequestValidationError)
     async def bad_shape(request: Request, exc: RequestValidationError) -> JSONResponse:
         """422, listing the first MAX_LISTED_ERRORS errors (and how many more there are)."""
-        found = exc.errors()
+        found = [_json_error(e, exc.body) if _body_not_json(e) else _typed(e) for e in exc.errors()]
+        if [(e.get("type"), tuple(e.get("loc", ()))) for e in found] == [("missing", ("body",))]:
+            found = [{"loc": ("body",), "msg": "empty; send a JSON object with 'sgf' or 'board'",
+                      "type": "missing"}]
         errors = [_plain(e) for e in found[:MAX_LISTED_ERRORS]]
         more = len(found) - len(errors)
         detail = "; ".join(_describe(e) for e in errors) + (f"; and {more} more errors" if more else "")
@@ -324,12 +356,55 @@ def _add_error_handlers(app: FastAPI, max_body: int) -> None:
         detail = exc.detail
         if exc.status_code == 413:
             detail = _too_large(max_body)
+        elif exc.status_code == 400 and exc.__cause__ is not None and detail == FASTAPI_PARSE_ERROR:
+            detail = _unreadable_body(exc.__cause__)
         return JSONResponse({"detail": str(detail)}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         return JSONResponse({"detail": f"internal error while handling {request.url.path}: "
                                        f"{type(exc).__name__}: {exc}"}, status_code=500)
+
+
+FASTAPI_PARSE_ERROR = "There was an error parsing the body"  # FastAPI's 400 for any body json.loads fails on
+
+
+def _unreadable_body(cause: BaseException) -> str:
+    """What was wrong with a body FastAPI could not parse (its own answer named nothing): bytes
+    that are not UTF-8, or JSON nested deeper than the parser goes."""
+    if isinstance(cause, UnicodeDecodeError):
+        return (f"the body is not UTF-8 (byte 0x{cause.object[cause.start]:02x} at offset {cause.start}): "
+                "send the JSON in UTF-8")
+    if isinstance(cause, RecursionError):
+        return "the JSON body is nested too deep to read (a request is a few levels deep)"
+    return f"the body could not be read as JSON ({type(cause).__name__})"
+
+
+def _body_not_json(error: dict) -> bool:
+    """FastAPI's error for a body json.loads refused: located at ('body', character offset)."""
+    loc = tuple(error.get("loc", ()))
+    return error.get("type") == "json_invalid" and len(loc) == 2 and isinstance(loc[1], int)
+
+
+def _json_error(error: dict, doc) -> dict:
+    """FastAPI's 'JSON decode error' at a character offset, as what and where: 'not JSON:
+    Expecting value at line 2 column 7'."""
+    offset, where = error["loc"][-1], ""
+    if isinstance(doc, str):
+        line, column = doc.count("\n", 0, offset) + 1, offset - doc.rfind("\n", 0, offset)
+        where = f" at line {line} column {column}"
+    why = str((error.get("ctx") or {}).get("error") or "malformed")
+    return {"loc": ("body",), "msg": f"not JSON: {why}{where}", "type": "json_invalid"}
+
+
+def _typed(error: dict) -> dict:
+    """A number given as true/false or as a string, named as such: pydantic's 'Input should be a
+    valid integer' left a caller wondering what was wrong with ``"size": true``."""
+    kind = {"int_type": "an integer", "float_type": "a number"}.get(error.get("type"))
+    given = error.get("input")
+    if kind is None or not isinstance(given, bool | str):
+        return error
+    return {**error, "msg": f"should be {kind}, not {clip(json.dumps(given))}"}
 
 
 def _plain(error: dict) -> dict:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, Strict, StrictInt, model_validator
 
 from seog import clip
 from seog.features.coords import MAX_SIZE, MIN_SIZE
@@ -16,6 +16,7 @@ from seog.features.coords import MAX_SIZE, MIN_SIZE
 MAX_PRISONERS = 100_000  # far more than any game takes; a huge count made a nonsense result or a 500
 MAX_RULES_LENGTH = 32  # the longest name of a rule set, with room for 'rules' and spaces
 Vertex = Annotated[str, Field(max_length=8)]  # a GTP vertex ('Q16') or 'pass'
+Number = Annotated[float, Strict()]  # a JSON number: not true (read as 1) nor "6.5"; integers are taken
 
 
 MAX_UNKNOWN_FIELDS = 20  # past this many, one error for all: pydantic's one each made 88,000 of a 1 MiB body
@@ -43,8 +44,8 @@ class _Strict(BaseModel):
 class Prisoners(_Strict):
     """Stones each side has captured during the game (the count under territory rules)."""
 
-    black: NonNegativeInt = Field(0, le=MAX_PRISONERS)
-    white: NonNegativeInt = Field(0, le=MAX_PRISONERS)
+    black: StrictInt = Field(0, ge=0, le=MAX_PRISONERS)
+    white: StrictInt = Field(0, ge=0, le=MAX_PRISONERS)
 
 
 class Overrides(_Strict):
@@ -63,16 +64,16 @@ class ScoreRequest(_Strict):
     ]})
 
     sgf: str | None = Field(None, description="SGF text of a finished game")
-    size: int | None = Field(None, ge=MIN_SIZE, le=MAX_SIZE, description="board size; must match the rows")
+    size: StrictInt | None = Field(None, ge=MIN_SIZE, le=MAX_SIZE, description="board size; must match the rows")
     board: list[str] | None = Field(None, max_length=MAX_SIZE,
                                     description="rows top to bottom: X black, O white, . empty")
     rules: str | None = Field(None, max_length=MAX_RULES_LENGTH, description="japanese, korean, chinese, aga, nz or tromp-taylor")
-    komi: float | None = Field(None, ge=-1000, le=1000, allow_inf_nan=False,
+    komi: Number | None = Field(None, ge=-1000, le=1000, allow_inf_nan=False,
                                description="White's komi, over the SGF's KM. Default: the SGF's KM (0 without "
                                            "one); for a board, 0.5 with a handicap (1 or more), else the rules' "
                                            "even-game komi: 6.5 japanese and korean, 7 nz, 7.5 chinese, aga and "
                                            "tromp-taylor")
-    handicap: NonNegativeInt | None = Field(None, le=MAX_SIZE * MAX_SIZE,
+    handicap: StrictInt | None = Field(None, ge=0, le=MAX_SIZE * MAX_SIZE,
                                             description="handicap stones (board only; an SGF's come from HA)")
     prisoners: Prisoners | None = None
     use_markup: bool = Field(False, description="count with the SGF's TB/TW dead stones instead of deciding")
@@ -87,8 +88,15 @@ class ScoreRequest(_Strict):
         if self.sgf is not None:
             extra = [k for k in ("size", "handicap", "prisoners") if getattr(self, k) is not None]
             if extra:
-                raise ValueError(f"{', '.join(extra)} come from the SGF; send them only with 'board'")
+                raise ValueError(f"{_listed(extra)} {'comes' if len(extra) == 1 else 'come'} from the SGF; "
+                                 f"send {'it' if len(extra) == 1 else 'them'} only with 'board'")
         return self
+
+
+def _listed(names: list[str]) -> str:
+    """'size', 'size' and 'handicap', 'size', 'handicap' and 'prisoners'."""
+    quoted = [f"'{name}'" for name in names]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
 SOURCES = ("benson, atari, capturers-dead, model (the cascade), refiner, reading, big-eye, eyespace, seki, eyes, "
