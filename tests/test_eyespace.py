@@ -92,14 +92,23 @@ def test_seki_is_left_alone():
     # Six Black stones at J19 share their two liberties with a White block, which has more
     # once the dead Black stones next to it are taken off: no seki, and the six are dead.
     ("kgs-2017-q1", "2017-03-29-25", 6),
-    # Black's eleven stones in the lower left have one eye, around a White stone in atari there.
-    ("gnugo-regression-games", "shi-gnu", 11),
 ])
 def test_big_dead_groups_of_real_games(folder, name, stones):
     topo, truth, statuses = decided_game(folder, name)
     eyeless = [s for s in statuses if s.source == "eyespace"]
     assert stones in {len(s.points) for s in eyeless}
     assert all(s.alive == bool(truth[s.block]) for s in statuses)
+
+
+def test_a_group_with_one_eye_around_a_stone_in_atari_dies():
+    """shi-gnu: Black's eleven stones in the lower left have one eye, around a White stone in atari
+    there. One pass of the refiner called them alive (p_alive 0.75) and this rule killed them; its
+    symmetric mean calls them dead itself (0.39), so the rule is checked on them called alive."""
+    topo, truth, statuses = decided_game("gnugo-regression-games", "shi-gnu")
+    assert all(s.alive == bool(truth[s.block]) for s in statuses)
+    group = next(s for s in statuses if len(s.points) == 11)
+    called_alive = {s.block: s for s in statuses} | {group.block: group.turned(True, "refiner")}
+    assert eyeless_dead(topo, called_alive)[group.block].source == "eyespace"
 
 
 def test_a_big_eye_walled_by_a_prisoner_kills_the_group_inside():

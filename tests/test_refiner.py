@@ -232,3 +232,97 @@ def test_training_learns_the_ownership_of_real_positions(one_torch_thread):
     topo = analyze(games[0].board.grid)
     p = block_p_alive(topo, ownership(refiner, inputs(topo, {s.block: s for s in decide(topo)}), *segments(topo)))
     assert ((p >= 0) & (p <= 1)).all()
+
+
+# A 7x7 board with a black group, a white one and a few stones inside them, drawn with no symmetry
+ASYMMETRIC = """
+    . X O . . . .
+    X X O . O . .
+    . X O O . . .
+    X X X O O O .
+    . . X X X O .
+    . O . . X O O
+    . . . X X O .
+"""
+
+
+def _turned(a, turns, mirror):
+    a = np.rot90(a, turns)
+    return a[:, ::-1] if mirror else a
+
+
+def test_symmetric_ownership_is_the_same_for_a_turned_mirrored_or_colour_swapped_board():
+    """The board itself turned (its topology, planes and segment ids made anew), then the mean's
+    answer turned back: the same ownership, negated for swapped colours, where one pass differs."""
+    from seog.classifiers.refiner import symmetric_ownership
+    refiner = _random_refiner(np.random.default_rng(7), channels=8)
+    grid = board(ASYMMETRIC).grid
+
+    def owner(g, mean=True):
+        topo = analyze(np.ascontiguousarray(g))
+        x = inputs(topo, {st.block: st for st in decide(topo)})
+        return (symmetric_ownership if mean else ownership)(refiner, x, *segments(topo))
+
+    want, once = owner(grid), owner(grid, mean=False)
+    assert want.shape == (7, 7) and want.dtype == np.float32
+    single_differs = 0
+    for turns in range(4):
+        for mirror in (False, True):
+            g = _turned(grid, turns, mirror)
+            for sign in (1, -1):
+                back = np.rot90(_turned(sign * owner(sign * g), 0, mirror), -turns)
+                assert np.allclose(back, want, atol=1e-6), (turns, mirror, sign)
+                single = np.rot90(_turned(sign * owner(sign * g, mean=False), 0, mirror), -turns)
+                single_differs += not np.allclose(single, once, atol=1e-3)
+    assert single_differs >= 10  # one pass of the random net is far from symmetric
+
+
+def test_threads_averaging_at_once_get_their_own_answers():
+    from seog.classifiers.refiner import symmetric_ownership
+    rng = np.random.default_rng(8)
+    refiner = _random_refiner(rng, channels=8)
+    inputs_ = [_random_input(rng, n) for n in (9, 13, 19, 9, 19, 19)]
+    alone = [symmetric_ownership(refiner, *args) for args in inputs_]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(2):
+            together = list(pool.map(lambda args: symmetric_ownership(refiner, *args), inputs_))
+            assert all(np.array_equal(a, b) for a, b in zip(alone, together))
+
+
+def _scored_turned(game, turns, mirror, sign=1):
+    """(result, dead stones as points of the original board) of the game's last position turned,
+    mirrored and with colours multiplied by ``sign``, scored under the game's rules and komi."""
+    from seog.features.board import Board
+    from seog.scoring.rules import rules_from_sgf
+    from seog.scoring.score import score_position
+    n = game.size
+    where = _turned(np.arange(n * n).reshape(n, n), turns, mirror)   # a turned point's original index
+    turned = Board.from_grid(np.ascontiguousarray(sign * _turned(game.board.grid, turns, mirror)).astype(np.int8))
+    score = score_position(turned, rules=rules_from_sgf(game.rules), komi=game.komi, handicap=game.handicap,
+                           prisoners=game.board.prisoners)
+    return score.result, sorted(int(where.flat[i]) for i in score.dead)
+
+
+@pytest.mark.parametrize("turns, mirror", [(0, True), (1, False), (1, True)])
+def test_a_turned_or_mirrored_game_gets_the_same_result_and_dead_stones(turns, mirror):
+    """2017-01-16-19 mirrored left-right scored W+62.5 against B+7.5 (the players' count): one pass of
+    the refiner gave black K17 p_alive 0.554 one way and 0.486 the other, and the big-eye rule made
+    70 points of it (issue #7)."""
+    from seog.features import sgf
+    game = sgf.load(shared_dir("kgs-2017-q1") / "2017-01-16-19.sgf")
+    result, dead = _scored_turned(game, 0, False)
+    assert _scored_turned(game, turns, mirror) == (result, dead)
+
+
+def test_a_colour_swapped_game_gets_the_same_dead_stones():
+    from seog.features import sgf
+    game = sgf.load(shared_dir("kgs-2017-q1") / "2017-01-16-19.sgf")
+    assert _scored_turned(game, 0, False, sign=-1)[1] == _scored_turned(game, 0, False)[1]
+
+
+@pytest.mark.xfail(strict=True, reason="the cascade is not symmetric: its features break ties between "
+                   "neighbours by block id, which a half turn renumbers (features/vector.py, weak_key)")
+def test_a_game_turned_half_round_gets_the_same_dead_stones():
+    from seog.features import sgf
+    game = sgf.load(shared_dir("kgs-2017-q1") / "2017-01-16-19.sgf")
+    assert _scored_turned(game, 2, False)[1] == _scored_turned(game, 0, False)[1]

@@ -5,6 +5,8 @@ verdict at once, as a plane, next to the board planes of ``features.planes``, an
 owns each point (-1 White .. +1 Black). A block is alive when the mean predicted ownership over
 its stones has its own sign. Every layer after the first adds a 3x3 convolution and a mix of the
 mean over the point's block or empty region, so one layer carries news across a whole group.
+The net is not symmetric: where one pass leaves a block in doubt, ``refine`` takes the mean over
+the board's 8 symmetries and the colour swap, so a turned board gets the same verdicts.
 Inference is numpy and scipy (BLAS's sgemm adds each product in place, a sparse matrix takes
 the block means; threadpoolctl keeps the products on one BLAS thread); ``train_refiner`` trains
 the same net with torch.
@@ -22,10 +24,14 @@ from scipy import sparse
 from scipy.linalg.blas import sgemm
 
 from seog.classifiers.status import BlockStatus
-from seog.features.planes import PLANES, segments, static_planes, status_plane
+from seog.features.planes import COLOR_SWAP, PLANES, segments, static_planes, status_plane
 from seog.features.topology import Topology
 
 N_INPUTS = len(PLANES) + 1  # the board planes and the cascade's status plane
+# The input planes of the colour-swapped position: the status plane is each block's own p_alive, colour-blind.
+SWAP_INPUTS = np.array(COLOR_SWAP + [N_INPUTS - 1])
+# (quarter turns, mirrored) of the 8 symmetries of a square board
+SYMMETRIES = tuple((turns, mirror) for turns in range(4) for mirror in (False, True))
 
 
 @dataclass(eq=False)
@@ -270,6 +276,33 @@ def _ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segm
     return np.tanh(h.dot(net.head_w).reshape(n, space.layer.width)[:, :n] + net.head_b)
 
 
+def _turn(a: np.ndarray, turns: int, mirror: bool) -> np.ndarray:
+    """``a`` (its last two axes a board) turned a quarter ``turns`` times, then mirrored left-right."""
+    a = np.rot90(a, turns, axes=(-2, -1))
+    return a[..., ::-1] if mirror else a
+
+
+def _unturn(a: np.ndarray, turns: int, mirror: bool) -> np.ndarray:
+    """The inverse of ``_turn``."""
+    return np.rot90(a[..., ::-1] if mirror else a, -turns, axes=(-2, -1))
+
+
+def symmetric_ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segments: int) -> np.ndarray:
+    """``ownership`` averaged over the board's 8 symmetries, each with the colours as they are and
+    swapped (that ownership negated): the net is neither symmetric nor colour-blind, this mean is.
+    The 16 terms are summed sorted, so any orientation of the board, giving the same terms, gives
+    the same sum to the last bit."""
+    terms = np.empty((2 * len(SYMMETRIES),) + segment.shape, dtype=np.float32)
+    with _one_blas_thread():
+        for i, (turns, mirror) in enumerate(SYMMETRIES):
+            turned, turned_segment = _turn(planes, turns, mirror), _turn(segment, turns, mirror)
+            terms[2 * i] = _unturn(_ownership(refiner, turned, turned_segment, n_segments), turns, mirror)
+            swapped = _ownership(refiner, turned[SWAP_INPUTS], turned_segment, n_segments)
+            terms[2 * i + 1] = _unturn(np.negative(swapped, out=swapped), turns, mirror)
+    terms.sort(axis=0)
+    return (terms.sum(axis=0, dtype=np.float64) / len(terms)).astype(np.float32)
+
+
 def inputs(topology: Topology, statuses: dict[int, BlockStatus]) -> np.ndarray:
     """The refiner's ``(N_INPUTS, n, n)`` input: board planes, then every block's cascade verdict."""
     benson = [b for b, st in statuses.items() if st.source == "benson"]
@@ -298,10 +331,19 @@ def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refine
     Blocks that are unconditionally alive stay alive; every other block takes the refiner's
     verdict (source 'refiner'), flagged uncertain when ``|p - 0.5| < margin`` or when the cascade
     had already flagged it: two readers in doubt catch more wrong verdicts than either alone.
+    When one pass leaves a block within the margin, ``p`` is the mean over the 16 symmetries
+    (``symmetric_ownership``), so a turned, mirrored or colour-swapped board gets the same
+    verdicts; a block either pass puts within the margin is flagged.
     """
     seg, n_segments = segments(topology)
-    owner = ownership(refiner, inputs(topology, statuses), seg, n_segments)
-    p = block_p_alive(topology, owner).tolist()
+    x = inputs(topology, statuses)
+    once = block_p_alive(topology, ownership(refiner, x, seg, n_segments))
+    doubted = np.abs(once - 0.5) < margin
+    p = once
+    if any(doubted[b.id] and statuses[b.id].source != "benson" for b in topology.blocks):
+        p = block_p_alive(topology, symmetric_ownership(refiner, x, seg, n_segments))
+        doubted |= np.abs(p - 0.5) < margin
+    p, doubted = p.tolist(), doubted.tolist()
     out = {}
     for block in topology.blocks:
         st = statuses[block.id]
@@ -309,6 +351,6 @@ def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refine
             out[block.id] = st
         else:
             q = p[block.id]
-            doubt = "model" if abs(q - 0.5) < margin or st.uncertain else ""
+            doubt = "model" if doubted[block.id] or st.uncertain else ""
             out[block.id] = BlockStatus(block.id, block.color, block.points, q > 0.5, "refiner", q, doubt)
     return out
