@@ -1,0 +1,88 @@
+"""Are seog's verdicts the same for a turned board? Every position of the given dev sets is scored
+as it is, under the 7 other rotations and reflections of the board, and under each of the 8 with
+the colours swapped; a position is listed when some block's verdict changes (and when its result
+does: under a colour swap, komi 0 and the margin negated). Ends with the counts.
+
+    python tools/symmetry_check.py ../shared/data/kgs-2017-q1 ../shared/data/gnugo-regression-games \
+        ../shared/data/ogs-score-estimator                                  # 591 positions, ~80 s
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from seog.datasets.devsets import read
+from seog.features.board import Board
+from seog.features.coords import BLACK, WHITE
+from seog.scoring.rules import rules_from_sgf
+from seog.scoring.score import score_position
+
+
+def turned(a: np.ndarray, turns: int, mirror: bool) -> np.ndarray:
+    a = np.rot90(a, turns)
+    return a[:, ::-1] if mirror else a
+
+
+SYMMETRIES = [(turns, mirror) for turns in range(4) for mirror in (False, True)]
+
+
+def scored(grid: np.ndarray, rules, komi: float, prisoners: dict):
+    """(dead mask, score) of a grid."""
+    score = score_position(Board.from_grid(np.ascontiguousarray(grid).astype(np.int8)), rules=rules,
+                           komi=komi, prisoners=prisoners)
+    dead = np.zeros(grid.size, dtype=bool)
+    dead[np.asarray(score.dead, dtype=int)] = True
+    return dead.reshape(grid.shape), score
+
+
+def check(position) -> tuple[list, list, list, list]:
+    """The symmetries that change some verdict, or the result; the same with the colours swapped."""
+    grid, rules = position.board.grid, rules_from_sgf(position.rules)
+    prisoners = dict(position.board.prisoners)
+    swapped = {BLACK: prisoners.get(WHITE, 0), WHITE: prisoners.get(BLACK, 0)}
+    dead, score = scored(grid, rules, position.komi, prisoners)
+    _, even = scored(grid, rules, 0.0, prisoners)
+    verdicts, results, swap_verdicts, swap_results = [], [], [], []
+    for turns, mirror in SYMMETRIES:
+        name = f"turn {turns}{' mirrored' if mirror else ''}"
+        if turns or mirror:
+            d, s = scored(turned(grid, turns, mirror), rules, position.komi, prisoners)
+            if not np.array_equal(d, turned(dead, turns, mirror)):
+                verdicts.append(name)
+            if s.result != score.result:
+                results.append(f"{name}: {s.result}")
+        d, s = scored(-turned(grid, turns, mirror), rules, 0.0, swapped)
+        if not np.array_equal(d, turned(dead, turns, mirror)):
+            swap_verdicts.append(name)
+        if s.margin != -even.margin:
+            swap_results.append(name)
+    return verdicts, results, swap_verdicts, swap_results
+
+
+def main(folders: list[str]) -> int:
+    if not folders:
+        print(__doc__)
+        return 2
+    counts = [0] * 4
+    total = 0
+    for folder in folders:
+        for position in read(folder)[0]:
+            total += 1
+            found = check(position)
+            name = f"{Path(folder).name}/{position.name}"
+            if found[0] or found[1]:
+                print(f"{name}: verdicts change under {', '.join(found[0]) or '-'}; results {'; '.join(found[1]) or '-'}")
+            if found[2] or found[3]:
+                print(f"{name}: colours swapped, verdicts change under {', '.join(found[2]) or '-'}; "
+                      f"margin under {', '.join(found[3]) or '-'}")
+            counts = [c + bool(f) for c, f in zip(counts, found)]
+    print(f"{total} positions: some verdict changes under a board symmetry in {counts[0]}, the result in "
+          f"{counts[1]}; with the colours swapped (under any symmetry) verdicts in {counts[2]}, the margin in {counts[3]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
