@@ -48,7 +48,7 @@ def main() -> None:
     rows = []
     for g in games:
         grid, dead = g.board.grid.copy(), g.marked_dead()
-        live = live_grid(grid, dead, japanese)
+        live = live_grid(grid, dead)
         rows.append((
             best(lambda: regions(live), args.repeat),
             best(lambda: count(grid, dead, chinese, 7.5), args.repeat),

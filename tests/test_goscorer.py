@@ -48,7 +48,7 @@ def our_maps(rows):
     seki_stones.flat[score.seki] = True
     seki = np.full(grid.shape, ".", dtype="<U1")
     seki[seki_stones] = np.where(grid[seki_stones] == 1, "x", "o")
-    labels, _, owner = regions(live_grid(grid, dead, rules))
+    labels, _, owner = regions(live_grid(grid, dead))
     pairs = adjacent_pairs(labels, seki_stones.astype(np.int32))
     for region in np.unique(pairs[:, 0]) if len(pairs) else []:
         if owner[region]:

@@ -88,9 +88,10 @@ class Score:
         return format_result(self.margin)
 
 
-def live_grid(grid: np.ndarray, dead: np.ndarray, rules: Rules) -> np.ndarray:
-    """The stones that count: dead ones taken off unless the rules keep every stone."""
-    return np.where(dead, EMPTY, grid).astype(np.int8) if rules.remove_dead else grid.astype(np.int8)
+def live_grid(grid: np.ndarray, dead: np.ndarray) -> np.ndarray:
+    """The stones that count: the dead ones taken off (``count`` marks none dead under rules that
+    keep every stone)."""
+    return np.where(dead, EMPTY, grid).astype(np.int8)
 
 
 OFF = 9  # the colour of off-board neighbours in ``around(live, OFF)``
@@ -191,7 +192,7 @@ def count(grid: np.ndarray, dead: np.ndarray, rules: Rules, komi: float, handica
     grid = np.asarray(grid, dtype=np.int8)
     dead = np.asarray(dead, dtype=bool) & (grid != EMPTY) & rules.remove_dead  # Tromp-Taylor: none
     prisoners = prisoners or {BLACK: 0, WHITE: 0}
-    live = live_grid(grid, dead, rules)
+    live = live_grid(grid, dead)
     near = around(live, OFF)
     labels, n, owner = regions(live, near)
     region_owner = owner[labels]  # per point; 0 off regions or neutral

@@ -111,9 +111,9 @@ def kept_notes(statuses: list[BlockStatus], rules: Rules, size: int, read: str =
 def refuse_dead_overrides(overrides: Mapping[int, bool], rules: Rules, size: int) -> None:
     """Raise ``DeadNotCounted`` for a dead override under rules that count every stone as it
     stands: it could change nothing, and accepting it would tell the caller it had."""
-    dead = sorted(index for index, alive in overrides.items() if not alive)
+    dead = [index for index, alive in overrides.items() if not alive]
     if dead and not rules.remove_dead:
-        where = ", ".join(_vertex(index, size) for index in dead)
+        where = ", ".join(vertices(dead, size))
         raise DeadNotCounted(f"dead-stone override at {where}: {rules.name} rules count every stone on the "
                              "board as it stands, so no stone can be counted dead; capture it before the "
                              "game ends, or score under rules that take dead stones off")
