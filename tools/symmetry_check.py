@@ -14,19 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
+from seog.classifiers.refiner import SYMMETRIES, turn
 from seog.datasets.devsets import read
 from seog.features.board import Board
 from seog.features.coords import BLACK, WHITE
 from seog.scoring.rules import rules_from_sgf
 from seog.scoring.score import score_position
-
-
-def turned(a: np.ndarray, turns: int, mirror: bool) -> np.ndarray:
-    a = np.rot90(a, turns)
-    return a[:, ::-1] if mirror else a
-
-
-SYMMETRIES = [(turns, mirror) for turns in range(4) for mirror in (False, True)]
 
 
 def scored(grid: np.ndarray, rules, komi: float, prisoners: dict):
@@ -49,13 +42,13 @@ def check(position) -> tuple[list, list, list, list]:
     for turns, mirror in SYMMETRIES:
         name = f"turn {turns}{' mirrored' if mirror else ''}"
         if turns or mirror:
-            d, s = scored(turned(grid, turns, mirror), rules, position.komi, prisoners)
-            if not np.array_equal(d, turned(dead, turns, mirror)):
+            d, s = scored(turn(grid, turns, mirror), rules, position.komi, prisoners)
+            if not np.array_equal(d, turn(dead, turns, mirror)):
                 verdicts.append(name)
             if s.result != score.result:
                 results.append(f"{name}: {s.result}")
-        d, s = scored(-turned(grid, turns, mirror), rules, 0.0, swapped)
-        if not np.array_equal(d, turned(dead, turns, mirror)):
+        d, s = scored(-turn(grid, turns, mirror), rules, 0.0, swapped)
+        if not np.array_equal(d, turn(dead, turns, mirror)):
             swap_verdicts.append(name)
         if s.margin != -even.margin:
             swap_results.append(name)
