@@ -1,5 +1,6 @@
 """Files and folders seog writes: a lock on an output folder (``seog match``, ``seog annotate``),
-and a damaged file set aside rather than written over."""
+a damaged file set aside rather than written over, and an output path seog cannot write named
+in one line."""
 
 from __future__ import annotations
 
@@ -36,3 +37,17 @@ def set_aside(path: Path) -> Path:
         aside = path.with_name(f"{path.name}.damaged-{n}")
     path.rename(aside)
     return aside
+
+
+def cannot_write(option: str, path: str | Path, exc: OSError) -> ValueError:
+    """``exc`` from writing ``path`` (given as ``option``) as one line naming the path and why, as
+    the CLI says it cannot read an input, rather than Python's '[Errno 2] No such file...'."""
+    why = exc.strerror or str(exc)
+    if isinstance(exc, (FileNotFoundError, NotADirectoryError, FileExistsError)):
+        folder = Path(path).parent
+        above = next((p for p in Path(path).parents if p.exists()), folder)
+        if not above.is_dir():
+            why = f"{above} is not a folder"
+        elif isinstance(exc, FileNotFoundError) and not folder.exists():
+            why = f"folder {folder} does not exist"
+    return ValueError(f"{option} {path}: cannot write ({why})")

@@ -853,3 +853,20 @@ def test_an_out_folder_seog_may_not_write_in_is_named(tmp_path, monkeypatch, cap
     monkeypatch.setattr(folders, "open", refusing(open, errno.EACCES, out / ".seog-annotate.lock"), raising=False)
     assert cli_main(["annotate", str(src), "--out", str(out), "--quiet", "--workers", "1"]) == 1
     assert capsys.readouterr().err == f"seog annotate: error: --out {out}: no permission to write there\n"
+
+
+@pytest.mark.parametrize("option", ["--out", "--report"])
+def test_an_out_or_report_under_a_file_is_one_line_naming_it_before_any_game(tmp_path, monkeypatch, capsys, option):
+    """Issue #7: it was Python's '[Errno 20] Not a directory: ...', the report's only after the lock."""
+    src, afile = tmp_path / "in", tmp_path / "afile"
+    src.mkdir()
+    (src / "a.sgf").write_text(record(TWO_WALLS))
+    afile.write_text("")
+    scored = []
+    monkeypatch.setattr(ann, "annotate_bytes", lambda name, *a: scored.append(name) or REAL_ANNOTATE_BYTES(name, *a))
+    out, report = (afile / "out", None) if option == "--out" else (tmp_path / "out", afile / "r.csv")
+    args = ["annotate", str(src), "--out", str(out), "--quiet", "--workers", "1"]
+    assert cli_main(args + (["--report", str(report)] if report else [])) == 1
+    printed, errors = capsys.readouterr()
+    assert errors == f"seog annotate: error: {option} {report or out}: cannot write ({afile} is not a folder)\n"
+    assert scored == [] and printed == ""

@@ -130,6 +130,18 @@ def test_cli_writes_csv_summary_and_plot(tmp_path, capsys):
     assert out.with_suffix(".png").stat().st_size > 1000
 
 
+def test_cli_csv_under_a_file_is_one_line_naming_it_before_the_work(tmp_path, capsys, monkeypatch):
+    """Issue #7: the folder was made after every position was scored, and failed as a bare OSError."""
+    from seog.cli import evaluate as cli_evaluate
+
+    folder = _folder(tmp_path, wall=wall())
+    (tmp_path / "afile").write_text("")
+    out = tmp_path / "afile" / "ev.csv"
+    monkeypatch.setattr(cli_evaluate, "run_folders", lambda *a: pytest.fail("evaluated before the check"))
+    assert main(["evaluate", str(folder), "--no-model", "--csv", str(out), "--quiet"]) == 1
+    assert capsys.readouterr().err == f"seog evaluate: error: --csv {out}: cannot write ({tmp_path / 'afile'} is not a folder)\n"
+
+
 def test_cli_error_on_folder_without_labels_counts_the_reasons(tmp_path, capsys):
     folder = _folder(tmp_path, bare=wall(marks=""), bare2=wall(marks="", re="W+0.5"), broken=b"(;SZ[9]")
     assert main(["evaluate", str(folder), "--quiet"]) == 1

@@ -256,6 +256,17 @@ def test_an_out_folder_with_an_earlier_match_is_refused(script, tmp_path):
     MatchConfig(black=script("pass"), white=script("pass"), size=9, out=tmp_path / "new")
 
 
+def test_an_out_folder_under_a_file_is_one_line_naming_it(script, tmp_path, capsys):
+    """Issue #7: it was Python's '[Errno 20] Not a directory: ...'."""
+    from seog.cli import main
+
+    (tmp_path / "afile").write_text("")
+    out = tmp_path / "afile" / "m"
+    assert main(["match", "--black", script("pass"), "--white", script("pass"), "--size", "9", "--no-model",
+                 "--out", str(out)]) == 1
+    assert capsys.readouterr().err == f"seog match: error: --out {out}: cannot write ({tmp_path / 'afile'} is not a folder)\n"
+
+
 def test_seog_match_command_prints_the_summary(script, tmp_path):
     done = subprocess.run([sys.executable, "-m", "seog", "match", "--black", script("pass"),
                            "--white", script("resign"), "--games", "2", "--size", "9", "--no-model",

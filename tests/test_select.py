@@ -132,6 +132,16 @@ def test_cli_error_on_missing_archive(tmp_path, capsys):
     assert "no such file or folder" in capsys.readouterr().err
 
 
+def test_cli_out_under_a_file_is_one_line_naming_it(tmp_path, capsys):
+    """Issue #7: it was Python's '[Errno 17] File exists: ...', naming neither --out nor why."""
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "ok.sgf").write_bytes(wall())
+    (tmp_path / "afile").write_text("")
+    out = tmp_path / "afile" / "sel.csv"
+    assert main(["select", str(tmp_path / "games"), "--out", str(out), "--quiet"]) == 1
+    assert capsys.readouterr().err == f"seog select: error: --out {out}: cannot write ({tmp_path / 'afile'} is not a folder)\n"
+
+
 def test_regression_games_keep_all_but_the_ones_with_variations():
     records = list(select(shared_dir("gnugo-regression-games")))
     kept, dropped = tally(records)

@@ -143,3 +143,22 @@ def test_cli_png_is_a_png_where_a_converter_exists(tmp_path):
     out = tmp_path / "seki.png"
     assert main(["score", str(game), "--no-model", "--png", str(out)]) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("option", ["--svg", "--png"])
+def test_cli_picture_into_a_missing_folder_or_under_a_file_is_one_line_naming_it(tmp_path, capsys, option):
+    """Issue #7: the path was left to Python's '[Errno 2] No such file or directory: ...'."""
+    if option == "--png" and svg_module.png_converter() is None:
+        pytest.skip("no SVG to PNG converter installed (cairosvg, rsvg-convert or ImageMagick)")
+    game = tmp_path / "seki.sgf"
+    game.write_text(sgf_of(SEKI_AND_DEAD))
+    (tmp_path / "afile").write_text("")
+    missing, under_file = tmp_path / "missing" / "folder" / "out.x", tmp_path / "afile" / "out.x"
+    assert main(["score", str(game), "--no-model", option, str(missing)]) == 1
+    printed = capsys.readouterr()
+    assert printed.err == (f"seog score: error: {option} {missing}: cannot write "
+                           f"(folder {missing.parent} does not exist)\n") and printed.out == ""
+    assert not (tmp_path / "missing").exists()  # never made behind the user's back
+    assert main(["score", str(game), "--no-model", option, str(under_file)]) == 1
+    assert capsys.readouterr().err == (f"seog score: error: {option} {under_file}: cannot write "
+                                       f"({tmp_path / 'afile'} is not a folder)\n")

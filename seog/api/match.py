@@ -15,7 +15,8 @@ import datetime as _dt
 import math
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -304,9 +305,21 @@ def run_match(config: MatchConfig, log: Callable[[str], None] = print) -> tuple[
     The games folder is held for the match: a second match into it is refused."""
     if config.out is None:
         return _play_match(config, log)
-    with folders.claimed(config.out, "match"):
+    with _claimed(config.out):
         _check_earlier(config.out)
         return _play_match(config, log)
+
+
+@contextmanager
+def _claimed(out: Path) -> Iterator[None]:
+    """Hold the match's lock on ``out`` (created) while the block runs; a folder seog cannot make
+    or write in (under a file, say) is named in one line rather than a bare OSError."""
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(folders.claimed(out, "match"))
+        except OSError as exc:
+            raise folders.cannot_write("--out", out, exc) from None
+        yield
 
 
 def _play_match(config: MatchConfig, log: Callable[[str], None]) -> tuple[list[GameRecord], dict, str]:

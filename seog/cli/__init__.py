@@ -66,8 +66,17 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except (ValueError, OSError) as exc:
-        print(f"seog {args.command}: error: {exc}", file=sys.stderr)
+        print(f"seog {args.command}: error: {_message(exc)}", file=sys.stderr)
         return 1
+
+
+def _message(exc: Exception) -> str:
+    """The error line's text: an OSError from the system as 'PATH: why' (both paths of a rename),
+    never Python's '[Errno 2] No such file or directory: 'PATH''; seog's own errors as they are."""
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        paths = exc.filename if exc.filename2 is None else f"{exc.filename} -> {exc.filename2}"
+        return f"{paths}: {exc.strerror}"
+    return str(exc)
 
 
 def _version() -> str:

@@ -50,7 +50,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.csv:
         from seog.datasets.archive import check_output_file
+        from seog.folders import cannot_write
         check_output_file("--csv", args.csv, args.folder)
+        try:  # created before the run, so that a path it cannot write fails before the work, not after
+            Path(args.csv).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise cannot_write("--csv", args.csv, exc) from None
     model = load_model(args)
     engine = None
     if args.engine == "gnugo":
@@ -90,7 +95,6 @@ def run(args: argparse.Namespace) -> int:
                     print(f"  {r.name}: {' '.join(o.wrong)}{res}{flag}")
     if args.csv:
         out = Path(args.csv)
-        out.parent.mkdir(parents=True, exist_ok=True)
         ev.write_csv(rows, out)
         summaries = {s: ev.summary(rows, s) for s in scorers}
         summaries["by_size"] = {str(k): {s: _brief(ev.summary(v, s)) for s in scorers}

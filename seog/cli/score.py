@@ -58,15 +58,22 @@ def run(args: argparse.Namespace) -> int:
 
 def _pictures(args: argparse.Namespace, game, score) -> None:
     """Write the --svg and --png pictures; say on stderr where they went."""
+    from seog.folders import cannot_write
     from seog.scoring.svg import render_svg, write_png
 
     title = _title(game, args.file)
     svg = render_svg(game.board.grid, score, recorded=game.result or None, title=title)
     if args.svg:
-        Path(args.svg).write_text(svg, encoding="utf-8")
+        try:
+            Path(args.svg).write_text(svg, encoding="utf-8")
+        except OSError as exc:  # a missing folder, or one seog may not write in: one line naming it
+            raise cannot_write("--svg", args.svg, exc) from None
         print(f"wrote {args.svg}", file=sys.stderr)
     if args.png:
-        tool = write_png(svg, args.png, scale=1.5)
+        try:
+            tool = write_png(svg, args.png, scale=1.5)
+        except OSError as exc:
+            raise cannot_write("--png", args.png, exc) from None
         print(f"wrote {args.png} (with {tool})", file=sys.stderr)
 
 

@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         teacher_check,
     )
     from seog.datasets.select import CSV_FIELDS, REASONS, csv_row, select
+    from seog.folders import cannot_write
 
     try:
         sizes = tuple(int(s) for s in args.sizes.split(","))
@@ -78,8 +79,11 @@ def run(args: argparse.Namespace) -> int:
     writer = None
     stack = contextlib.ExitStack()
     if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        fh = stack.enter_context(open(args.out, "w", newline="", encoding="utf-8"))  # noqa: SIM115
+        try:
+            Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+            fh = stack.enter_context(open(args.out, "w", newline="", encoding="utf-8"))  # noqa: SIM115
+        except OSError as exc:
+            raise cannot_write("--out", args.out, exc) from None
         writer = csv.DictWriter(fh, fieldnames=fields)
         writer.writeheader()
     kept = marked = 0

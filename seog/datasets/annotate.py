@@ -351,6 +351,7 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
         try:
             found = _listing(source)
             with _claimed(out):  # two runs into one folder would score every game twice
+                _report_folder(report_path)
                 return _annotate(source, out, found, workers, options, dask, limit, report_path, progress)
         except Interrupted:
             raise
@@ -362,7 +363,7 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
 def _claimed(out: Path) -> Iterator[None]:
     """Create ``out`` and hold the run's lock on it while the block runs. A full or read-only disk
     there stops the run as a full disk does later (DiskFull, naming the folder or lock file it could
-    not create), and a folder seog may not write in is named, rather than a bare OSError."""
+    not create), and a folder seog may not write in (or under a file) is named, rather than a bare OSError."""
     with ExitStack() as stack:
         try:
             stack.enter_context(folders.claimed(out, "annotate"))
@@ -371,8 +372,19 @@ def _claimed(out: Path) -> Iterator[None]:
         except OSError as exc:
             if full := disk_full(exc, Path(exc.filename or out)):
                 raise full from exc
-            raise
+            raise folders.cannot_write("--out", out, exc) from None
         yield
+
+
+def _report_folder(path: Path) -> None:
+    """Create the report's folder (its first write would), so that a --report seog cannot write
+    there is named before any game runs, rather than a bare OSError; a full disk stops the run."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        if full := disk_full(exc, path.parent):
+            raise full from exc
+        raise folders.cannot_write("--report", path, exc) from None
 
 
 def _listing(source: Path) -> archive.Listing:

@@ -247,23 +247,32 @@ def png_converter() -> str | None:
 
 
 def write_png(svg: str, path, scale: float = 1.0) -> str:
-    """Convert SVG text to a PNG file with the first converter found; return the converter's name."""
-    import subprocess
+    """Convert SVG text to a PNG file with the first converter found; return the converter's name.
+    The converter hands back the bytes and Python writes them, so that a path that cannot be
+    written is an OSError naming it, whichever converter ran."""
+    from pathlib import Path
 
     tool = png_converter()
     if tool is None:
         raise PngError("cannot write PNG: no SVG converter found (pip install cairosvg, or install "
                              "rsvg-convert from librsvg2-bin, or ImageMagick); --svg works without one")
+    Path(path).write_bytes(png_bytes(svg, tool, scale))
+    return tool
+
+
+def png_bytes(svg: str, tool: str, scale: float = 1.0) -> bytes:
+    """SVG text as PNG bytes, converted by ``tool`` (a name ``png_converter`` gives)."""
+    import subprocess
+
     data = svg.encode("utf-8")
     if tool == "cairosvg":
         import cairosvg
-        cairosvg.svg2png(bytestring=data, write_to=str(path), scale=scale)
-        return tool
+        return cairosvg.svg2png(bytestring=data, scale=scale)
     if tool == "rsvg-convert":
-        cmd = ["rsvg-convert", "-f", "png", "-z", str(scale), "-o", str(path)]
+        cmd = ["rsvg-convert", "-f", "png", "-z", str(scale)]
     else:
-        cmd = [tool, "-density", str(int(96 * scale)), "svg:-", f"png:{path}"]
+        cmd = [tool, "-density", str(int(96 * scale)), "svg:-", "png:-"]
     done = subprocess.run(cmd, input=data, capture_output=True, timeout=120, check=False)
-    if done.returncode != 0:
-        raise PngError(f"{tool} failed to write {path}: {done.stderr.decode(errors='replace').strip()}")
-    return tool
+    if done.returncode != 0 or not done.stdout:
+        raise PngError(f"{tool} failed to convert the SVG: {done.stderr.decode(errors='replace').strip()}")
+    return done.stdout
