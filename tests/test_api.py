@@ -273,6 +273,14 @@ def test_multipart_upload_with_rules_field(api):
     assert r.json()["agrees_with_recorded"] is False
 
 
+def test_an_upload_that_sets_a_point_both_black_and_white_is_a_400_naming_it(api):
+    """Issue #7: A9 was scored as White's, the setup read last."""
+    files = {"file": ("twice.sgf", b"(;GM[1]FF[4]SZ[9]AB[aa]AW[aa])", "application/x-go-sgf")}
+    r = api.post("/v1/score/sgf", files=files)
+    assert r.status_code == 400, r.text
+    assert r.json() == {"detail": "node 0: AB and AW both set A9; a node may set a point only once"}
+
+
 GNUGO_19 = Path(__file__).resolve().parent.parent / "examples" / "gnugo-selfplay-19.sgf"
 
 
@@ -354,6 +362,7 @@ def test_openapi_docs_are_served(api):
     ({"sgf": "(;GM[1]SZ[9];B[dd"}, 400, "SGF"),
     ({"sgf": "(;GM[1]SZ[9];B[dd];W[dd])"}, 400, "move 2"),
     ({"sgf": "(;GM[1]SZ[30])"}, 400, "board size 30 is not supported"),
+    ({"sgf": "(;GM[1]FF[4]SZ[9]AB[aa]AW[aa])"}, 400, "node 0: AB and AW both set A9"),
     ({"sgf": "(;GM[1]SZ[26])"}, 400, "board size 26"),
     ({"board": [".X...", "XOX..", ".X...", ".....", "....."]}, 400, "no liberties"),
     ({"board": TWO_WALLS, "rules": "french"}, 400, "unknown rules 'french'"),

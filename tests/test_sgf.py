@@ -26,7 +26,7 @@ def test_handicap_stones_are_setup_and_counted():
 
 
 @pytest.mark.parametrize("record", [
-    b"(;GM[1]FF[4]SZ[9]AB[aa:ii]AE[ee])",  # a board filled by hand: 80 stones were a handicap of 80
+    b"(;GM[1]FF[4]SZ[9]AB[aa:ii];AE[ee])",  # a board filled by hand: 80 stones were a handicap of 80
     b"(;GM[1]SZ[19]AB[dd][pp][dp][pd][jj][dj][pj][jd][jp][cc];W[qq])",  # 10 stones: more than servers give
     b"(;GM[1]SZ[9]AB[cc][gg]AW[ee];B[dd])",  # a problem: stones of both colours
     b"(;GM[1]SZ[9]AB[cc][gg];B[ee])",  # Black moves first: not a handicap game
@@ -50,7 +50,8 @@ def test_a_setup_position_is_counted_without_handicap_compensation():
     test (80 black stones set up, no HA) gave White 80 points."""
     from seog.scoring.score import score_game
 
-    score = score_game(sgf.loads(b"(;GM[1]FF[4]SZ[9]AB[aa:ii]AE[ee])"), rules="chinese")
+    # AE in a node of its own: one node may not set E5 twice
+    score = score_game(sgf.loads(b"(;GM[1]FF[4]SZ[9]AB[aa:ii];AE[ee])"), rules="chinese")
     assert score.handicap == 0 and score.breakdown[WHITE].get("handicap", 0) == 0
 
 
@@ -281,6 +282,29 @@ def test_go_is_gm_1_or_no_gm_at_all(root):
 def test_a_node_with_two_moves_is_refused():
     with pytest.raises(SgfError, match="node 1 holds both a B and a W move"):
         sgf.loads(b"(;GM[1]SZ[9];B[aa]W[bb])")
+
+
+@pytest.mark.parametrize("record, message", [
+    ("(;GM[1]FF[4]SZ[9]AB[aa]AW[aa])", "node 0: AB and AW both set A9"),
+    ("(;GM[1]FF[4]SZ[9]AE[aa]AB[aa])", "node 0: AB and AE both set A9"),
+    ("(;GM[1]FF[4]SZ[9]AB[aa:cc]AW[bb])", "node 0: AB and AW both set B8"),
+    ("(;GM[1]FF[4]SZ[9];B[ee];AW[ee]AE[ee])", "node 2: AW and AE both set E5"),
+], ids=["AB-AW", "AE-AB", "AW-inside-AB", "later-AW-AE"])
+def test_a_node_that_sets_a_point_twice_is_refused_naming_the_point(tmp_path, capsys, record, message):
+    """Issue #7: the one placed last won without a word (A9 white, B8 white inside Black's square)."""
+    from seog.cli import main
+
+    with pytest.raises(SgfError, match=f"^{message}; a node may set a point only once$"):
+        sgf.loads(record)
+    path = tmp_path / "twice.sgf"
+    path.write_text(record)
+    assert main(["score", str(path)]) == 1
+    assert capsys.readouterr().err == f"seog score: error: twice.sgf: {message}; a node may set a point only once\n"
+
+
+def test_setup_in_a_later_node_still_changes_a_point_set_before():
+    game = sgf.loads("(;GM[1]FF[4]SZ[9]AB[aa][bb];AW[aa]AE[bb];B[ee])")
+    assert game.board.grid[0, 0] == WHITE and game.board.grid[1, 1] == 0 and len(game.moves) == 1
 
 
 def test_a_record_of_more_nodes_than_any_game_is_refused_before_it_is_built():

@@ -167,20 +167,14 @@ def loads(data: bytes | str) -> Game:
         # Most nodes hold one move and nothing else: look at the property names first.
         keys = node.get_raw_property_map().keys()
         if not keys.isdisjoint(_SETUP):
-            try:
-                black, white, empty = node.get_setup_stones()
-            except ValueError:
-                raise SgfError(f"node {node_number}: bad setup stones") from None
-            for color, points in ((BLACK, black), (WHITE, white), (0, empty)):
-                for rc in points:
-                    point = _flat(rc, size, f"node {node_number}")
-                    board.place(color, point)
-                    if move_number == 0:
-                        before_moves.pop(point, None)
-                        if color:
-                            before_moves[point] = color
-                    else:
-                        game.later_setup.append((move_number, color, point))
+            for color, point in _setup_stones(node, size, f"node {node_number}"):
+                board.place(color, point)
+                if move_number == 0:
+                    before_moves.pop(point, None)
+                    if color:
+                        before_moves[point] = color
+                else:
+                    game.later_setup.append((move_number, color, point))
         move = (None, None)
         if not keys.isdisjoint(_MOVES):
             if "B" in keys and "W" in keys:
@@ -348,6 +342,26 @@ def _territory_marks(node, size: int) -> dict:
                 raise SgfError(f"bad {key} territory marks") from None
             marks[color] = {coords.flat_to_index(_flat(rc, size, key), size) for rc in points}
     return marks
+
+
+def _setup_stones(node, size: int, where: str) -> list[tuple[int, int]]:
+    """A node's AB, AW and AE as (colour or 0, flat point). A point the node sets twice (AB and
+    AW, or AE with either) is refused, as the standard has it: sgfmill keeps both, and the one
+    placed last won without a word."""
+    try:
+        black, white, empty = node.get_setup_stones()
+    except ValueError:
+        raise SgfError(f"{where}: bad setup stones") from None
+    setter: dict[int, str] = {}
+    stones = []
+    for key, color, points in (("AB", BLACK, black), ("AW", WHITE, white), ("AE", 0, empty)):
+        for point in sorted(_flat(rc, size, where) for rc in points):
+            if point in setter:
+                raise SgfError(f"{where}: {setter[point]} and {key} both set {coords.to_gtp(point, size)}; "
+                               "a node may set a point only once")
+            setter[point] = key
+            stones.append((color, point))
+    return stones
 
 
 def _flat(rc, size: int, where: str) -> int:
