@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import LEFT_IN_NOTE
 from seog import folders
 from seog.api.gtp_client import EngineDied, EngineRefused, EngineTimeout, GtpEngine, parse_reply
 from seog.api.match import MatchConfig, run_match, summary
@@ -128,6 +129,20 @@ def test_two_passes_on_an_empty_board_are_counted(script, tmp_path):
                          rules="chinese", out=tmp_path, model=None)
     records, _, _ = run_match(config, log=lambda s: None)
     assert records[0].result == "W+7.5" and records[0].reason == "two passes" and records[0].moves == 2
+
+
+def test_the_game_comment_carries_the_scores_notes(script, tmp_path):
+    """Issue #7's game played out (``conftest.STONES_LEFT_IN``): under Tromp-Taylor the comment
+    said W+7.5 with no word of B7 and H6, which seog reads dead and the count keeps."""
+    black = "seq:D9,D8,D7,D6,D5,D4,D3,D2,D1,H6/pass"
+    white = "seq:F9,F8,F7,F6,F5,F4,F3,F2,F1,B7/pass"
+    config = MatchConfig(black=script(black), white=script(white), games=1, size=9, komi=7.5,
+                         rules="tromp-taylor", out=tmp_path, timeout=10)
+    (record,), _, _ = run_match(config, log=lambda s: None)
+    assert record.result == "W+7.5" and record.reason == "two passes" and record.dead == []
+    text = " ".join(record.path.read_text().split())  # whatever the writer's line breaks
+    assert ("Scored by seog (tromp-taylor rules, komi 7.5): Black 10, White 17.5, W+7.5. "
+            f"Note: {LEFT_IN_NOTE}.]") in text
 
 
 def test_a_triple_ko_cycle_forfeits_under_superko_and_is_void_without_it(script, tmp_path):

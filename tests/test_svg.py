@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from test_text import SEKI_AND_DEAD, scored
 
-from conftest import STONES_LEFT_IN, board
+from conftest import LEFT_IN_NOTE, STONES_LEFT_IN, board
 from seog.cli import main
 from seog.features import sgf
 from seog.features.coords import gtp_to_index, index_to_sgf
@@ -54,6 +54,24 @@ def test_stones_are_drawn_dead_only_where_the_count_takes_them_off(rules, dead):
     assert vertices(elements(root, "path", "dead-mark")) == sorted(dead)
     assert len(elements(root, "circle", "stone alive")) == 20 - len(dead)
     assert root.get("data-result") == "W+7.5"
+
+
+def test_the_scores_notes_are_written_under_the_board_within_its_width(tmp_path):
+    """Issue #7: the picture said W+7.5 under Tromp-Taylor with no word of B7 and H6, which seog
+    reads dead and the count keeps; the notes are the text output's, one text each."""
+    path = tmp_path / "left-in.sgf"
+    path.write_text(STONES_LEFT_IN.replace("KM[7.5]", "KM[750]"))  # a second note: komi in hundredths
+    out = tmp_path / "left-in.svg"
+    assert main(["score", str(path), "--svg", str(out), "--color", "never"]) == 0
+    root = ET.parse(out).getroot()
+    notes = elements(root, "text", "note")
+    assert [" ".join(n.itertext()) for n in notes] == [
+        "Note: KM[750] read as komi 7.5 (written in hundredths of a point)", f"Note: {LEFT_IN_NOTE}"]
+    width = float(root.get("width"))
+    assert all(len(line.text) * svg_module.NOTE_CHAR_PX <= width for n in notes for line in n)
+    game = sgf.loads(STONES_LEFT_IN)
+    chinese = ET.fromstring(render_svg(game.board.grid, score_game(game, rules="chinese")))
+    assert elements(chinese, "text", "note") == []  # nothing to say: no note
 
 
 def test_result_and_counts_are_written_under_the_board():

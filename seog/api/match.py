@@ -184,6 +184,7 @@ def play_game(number: int, seats: dict[int, Seat], config: MatchConfig):
         count += " Dead stones: " + " ".join(dead) + "."
     if score.uncertain_blocks:
         count += f" {len(score.uncertain_blocks)} block(s) in doubt: ask the players to confirm."
+    count += "".join(f" Note: {note}." for note in score.notes)  # Tromp-Taylor's stones read dead yet counted
     if reason.startswith(MOVE_LIMIT):
         record.result, record.unfinished = "Void", True
         record.reason = f"unfinished at {reason}; the position counts {score.result}"

@@ -6,12 +6,14 @@ picture can be checked structurally and a page can attach clicks to stones:
 each dead stone), ``rect.territory.black|white`` (one small square per point of territory),
 ``path.seki-mark`` (a triangle on each stone in seki), ``circle.dame`` (a dot on each neutral
 point), ``circle.uncertain-mark`` (a dashed ring on each stone of an uncertain block), and
-``text.result`` / ``text.count`` under the board. Styles are presentation attributes, not CSS,
-so that converters such as rsvg-convert draw it the same as a browser.
+``text.result`` / ``text.count`` / ``text.note`` (each of the score's notes, its lines as
+``tspan``) under the board. Styles are presentation attributes, not CSS, so that converters
+such as rsvg-convert draw it the same as a browser.
 """
 
 from __future__ import annotations
 
+import textwrap
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
@@ -26,6 +28,7 @@ STONE_EDGE = {BLACK: "#000000", WHITE: "#555555"}
 DEAD_RED, SEKI_BLUE, DAME_GREY, UNCERTAIN_ORANGE = "#d0231b", "#1565c0", "#6b5a3a", "#ff7f00"
 MIN_WIDTH = 480
 LINE_HEIGHT = 20
+NOTE_LINE, NOTE_CHAR_PX = 15, 6.6  # a note's lines wrap to the picture's width at font size 11
 
 
 def star_points(size: int) -> list[tuple[int, int]]:
@@ -184,6 +187,13 @@ def render_svg(grid: np.ndarray, score: Score, *, recorded: str | None = None, t
     if score.uncertain_blocks:
         rules += f"; {len(score.uncertain_blocks)} uncertain block(s)"
     add(f'<text class="rules" x="{cx}" y="{_num(y)}" font-size="12">{escape(rules)}</text>')
+    for note in score.notes:  # how the game was read, and Tromp-Taylor's stones read dead yet counted
+        lines = textwrap.wrap(f"Note: {note}", width=max(40, int(width / NOTE_CHAR_PX)))
+        spans = "".join(f'<tspan x="{cx}" dy="{0 if k == 0 else NOTE_LINE}">{escape(line)}</tspan>'
+                        for k, line in enumerate(lines))
+        y += LINE_HEIGHT
+        add(f'<text class="note" x="{cx}" y="{_num(y)}" font-size="11">{spans}</text>')
+        y += NOTE_LINE * (len(lines) - 1)
     if title:
         add(f'<text class="title" x="{cx}" y="{_num(LINE_HEIGHT * 0.9)}" font-size="14">{escape(title)}</text>')
     add("</g>")
