@@ -808,6 +808,22 @@ def test_a_full_disk_stops_the_run_at_once_leaving_whole_files_and_one_message(t
         "a.sgf": "skipped", "b.sgf": "annotated", "c.sgf": "annotated", "d.sgf": "annotated"}
 
 
+def test_seog_score_of_a_copy_shows_the_players_result_as_its_json_does(tmp_path, capsys):
+    """Issue #7: the text and the SVG of a copy seog wrote said 'recorded:' with seog's own RE
+    (W+13.5), while --json's recorded_result was the players' B+30."""
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    (src / "a.sgf").write_text(record(TWO_WALLS, result="B+30"))
+    assert cli_main(["annotate", str(src), "--out", str(out), "--quiet", "--workers", "1"]) == 0
+    picture = tmp_path / "a.svg"
+    capsys.readouterr()
+    assert cli_main(["score", str(out / "a.sgf"), "--color", "never", "--svg", str(picture)]) == 0
+    assert "Result: W+13.5   (recorded: B+30)" in capsys.readouterr().out
+    assert "(recorded: B+30)" in picture.read_text()
+    assert cli_main(["score", str(out / "a.sgf"), "--json"]) == 0
+    assert '"recorded_result": "B+30"' in capsys.readouterr().out
+
+
 def refusing(real, errnum, where):
     """A stand-in for ``real`` (``open``, ``Path.mkdir``) that fails with ``errnum`` on ``where``,
     as the disk does, and does the real thing elsewhere."""

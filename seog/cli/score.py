@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         colour = {"always": True, "never": False}.get(args.color, None)
         colour = wants_colour(sys.stdout) if colour is None else colour
-        print(render(game.board.grid, score, recorded=game.result, colour=colour))
+        print(render(game.board.grid, score, recorded=game.recorded or None, colour=colour))
     return 0
 
 
@@ -62,7 +62,7 @@ def _pictures(args: argparse.Namespace, game, score) -> None:
     from seog.scoring.svg import render_svg, write_png
 
     title = _title(game, args.file)
-    svg = render_svg(game.board.grid, score, recorded=game.result or None, title=title)
+    svg = render_svg(game.board.grid, score, recorded=game.recorded or None, title=title)
     if args.svg:
         try:
             Path(args.svg).write_text(svg, encoding="utf-8")
