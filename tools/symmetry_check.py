@@ -1,10 +1,11 @@
 """Are seog's verdicts the same for a turned board? Every position of the given dev sets is scored
 as it is, under the 7 other rotations and reflections of the board, and under each of the 8 with
 the colours swapped; a position is listed when some block's verdict changes (and when its result
-does: under a colour swap, komi 0 and the margin negated). Ends with the counts.
+does: under a colour swap, komi 0 and the margin negated). Ends with the counts, and with how many
+positions have some block whose cascade probability (before the refiner) moves under one of the 15.
 
     python tools/symmetry_check.py ../shared/data/kgs-2017-q1 ../shared/data/gnugo-regression-games \
-        ../shared/data/ogs-score-estimator                                  # 591 positions, ~80 s
+        ../shared/data/ogs-score-estimator                                  # 591 positions, ~3 min
 """
 
 from __future__ import annotations
@@ -14,10 +15,14 @@ from pathlib import Path
 
 import numpy as np
 
+from seog.classifiers.cascade import classify
+from seog.classifiers.model_file import load_default
 from seog.classifiers.refiner import SYMMETRIES, turn
+from seog.classifiers.status import static_statuses
 from seog.datasets.devsets import read
 from seog.features.board import Board
 from seog.features.coords import BLACK, WHITE
+from seog.features.topology import analyze
 from seog.scoring.rules import rules_from_sgf
 from seog.scoring.score import score_position
 
@@ -29,6 +34,26 @@ def scored(grid: np.ndarray, rules, komi: float, prisoners: dict):
     dead = np.zeros(grid.size, dtype=bool)
     dead[np.asarray(score.dead, dtype=int)] = True
     return dead.reshape(grid.shape), score
+
+
+def cascade_p(grid: np.ndarray) -> np.ndarray:
+    """The cascade's p_alive on every stone (1 or 0 where the static pass settled the block)."""
+    topology = analyze(np.ascontiguousarray(grid).astype(np.int8))
+    settled = static_statuses(topology)
+    settled.update(classify(topology, [b.id for b in topology.blocks if b.id not in settled], settled, load_default()))
+    p = np.zeros(grid.size)
+    for block in topology.blocks:
+        st = settled[block.id]
+        p[block.points] = st.p_alive if st.p_alive is not None else float(st.alive)
+    return p.reshape(grid.shape)
+
+
+def cascade_moves(grid: np.ndarray) -> float:
+    """The most any stone's cascade probability moves under the 7 other symmetries and the 8 with
+    the colours swapped."""
+    p = cascade_p(grid)
+    return max(float(np.abs(cascade_p(sign * turn(grid, turns, mirror)) - turn(p, turns, mirror)).max())
+               for turns, mirror in SYMMETRIES for sign in (1, -1) if turns or mirror or sign < 0)
 
 
 def check(position) -> tuple[list, list, list, list]:
@@ -60,7 +85,7 @@ def main(folders: list[str]) -> int:
         print(__doc__)
         return 2
     counts = [0] * 4
-    total = 0
+    total, moved, far = 0, 0, 0
     for folder in folders:
         for position in read(folder)[0]:
             total += 1
@@ -72,8 +97,11 @@ def main(folders: list[str]) -> int:
                 print(f"{name}: colours swapped, verdicts change under {', '.join(found[2]) or '-'}; "
                       f"margin under {', '.join(found[3]) or '-'}")
             counts = [c + bool(f) for c, f in zip(counts, found)]
+            move = cascade_moves(position.board.grid)
+            moved, far = moved + (move > 1e-6), far + (move > 0.1)
     print(f"{total} positions: some verdict changes under a board symmetry in {counts[0]}, the result in "
-          f"{counts[1]}; with the colours swapped (under any symmetry) verdicts in {counts[2]}, the margin in {counts[3]}")
+          f"{counts[1]}; with the colours swapped (under any symmetry) verdicts in {counts[2]}, the margin in {counts[3]}; "
+          f"the cascade's probability of some block moves in {moved} (by more than 0.1 in {far})")
     return 0
 
 

@@ -369,6 +369,24 @@ def _pick(mask: np.ndarray, key: np.ndarray, k: int) -> np.ndarray:
     return np.where(best < _NONE, best % b, -1)
 
 
+def _row_rank(rows: np.ndarray) -> np.ndarray:
+    """Each row's rank in the rows sorted lexicographically, equal rows one rank (np.unique's
+    inverse along axis 0, for a fraction of its time on small tables)."""
+    order = np.lexsort(rows.T[::-1])
+    ordered = rows[order]
+    rank = np.empty(len(rows), dtype=np.int64)
+    rank[order] = np.concatenate([[0], np.cumsum((ordered[1:] != ordered[:-1]).any(axis=1))])
+    return rank
+
+
+def _pair_key(first: np.ndarray, shared: np.ndarray, then: np.ndarray) -> np.ndarray:
+    """``_pick``'s (B, B) keys: column o ranked by ``first[o]``, then by more ``shared[b, o]``, then
+    by ``then[o]``, then by id (the remainder modulo B)."""
+    b = len(first)
+    most = int(shared.max(initial=0))
+    return (((first[None, :] * (most + 1) + most - shared) * b + then[None, :]) * b + np.arange(b)).astype(np.int64)
+
+
 def _side_by_side(columns: list, rows: int) -> np.ndarray:
     """Columns and blocks of columns joined into one float64 table (cheaper than column_stack)."""
     return np.concatenate([c.reshape(rows, -1) for c in columns], axis=1, dtype=np.float64)
@@ -575,20 +593,28 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     terr_friend, terr_opp = touch @ t_friend, touch @ t_opp
     ch_terr = ch_touch @ t_empty
 
-    # -- surroundings: weakest = fewest liberties, then fewest stones, then lowest id; strongest =
-    # most liberties, then most stones, then lowest id (as unique keys: the id is the remainder modulo nb)
-    weak_key = (libs * npts + size) * nb + ids
-    strong_key = ((npts - libs) * npts + npts - size) * nb + ids
-    others = np.empty((4, nb), dtype=np.intp)  # weak1, weak2, weak_lib, friend
-    others[:2] = _pick(adjacent, weak_key, 2).T
+    # -- surroundings: weakest = fewest liberties, then fewest stones; strongest = most liberties,
+    # then most stones. Ties go to the one sharing more liberties with the block (the one it is in
+    # contact with), then by the rest of what the pick hands on (the base row and the chain below),
+    # and only then by id: a board turned or mirrored numbers its blocks otherwise, and an id
+    # decides only between picks that give the same features
+    chain_table = _side_by_side([ch_blocks, ch_size, ch_perim, ch_libs, rowcount(chain_cer), ch_eye_stats,
+                                 ch_ext, ch_split, ch_terr, small_num[0], small_power[0], small_num[1],
+                                 small_power[1]], n_chains)
+    rest = _row_rank(_side_by_side([perim, atari_libs, chain_conn, eye_stats,
+                                    chain_table[chain_of][:, _OPP_CHAIN_COLUMNS]], nb))
+    weak, strong = (_row_rank(np.column_stack([sign * libs, sign * size])) for sign in (1, -1))
     shares = inside[:, opp_chains]  # shares[o, k]: liberties block o shares with chain k (k of the other colour)
-    others[2] = _pick(shares[:, chain_of].T > 0, weak_key, 1)[:, 0]
+    next_to = inside[:, 1:nb + 1]  # next_to[b, o]: liberties of b next to block o
+    others = np.empty((4, nb), dtype=np.intp)  # weak1, weak2, weak_lib, friend
+    others[:2] = _pick(adjacent, _pair_key(weak, next_to, rest), 2).T
+    others[2] = _pick(shares[:, chain_of].T > 0, _pair_key(weak, shares[:, chain_of].T, rest), 1)[:, 0]
     # friendly neighbours: of one colour, touching a common block (an opponent; itself too, which only
     # links it to itself or an opponent) or a common empty region
     links = (near[:, :col0[2]] > 0).astype(np.float32)
     friends = (links @ links.T > 0) & (colors[:, None] == colors)
     friends[ids, ids] = False
-    others[3] = _pick(friends, strong_key, 1)[:, 0]
+    others[3] = _pick(friends, _pair_key(strong, next_to, rest), 1)[:, 0]
 
     # liberties shared with weak1, weak2 and the friend (-1, "none", is masked below) and with the
     # block's chain (weak_lib)
@@ -600,9 +626,6 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     exists = others >= 0
     neighbours = base[np.where(exists, others, nb)]
     neighbours[..., 3] = np.where(exists, with_others, 0)
-    chain_table = _side_by_side([ch_blocks, ch_size, ch_perim, ch_libs, rowcount(chain_cer), ch_eye_stats,
-                                 ch_ext, ch_split, ch_terr, small_num[0], small_power[0], small_num[1],
-                                 small_power[1]], n_chains)
     opp_chain = np.where(exists[0][:, None], chain_table[chain_of[others[0]]][:, _OPP_CHAIN_COLUMNS], 0.0)
 
     values = _side_by_side([
