@@ -47,6 +47,7 @@ def test_build_writes_every_block_with_labels_and_global_related_rows(tmp_path):
     rows = np.broadcast_to(np.arange(n)[:, None, None], rel.shape)
     assert (data["position"][rel[valid]] == data["position"][rows[valid]]).all()
     assert list(data["sizes"]) == [9, 9]
+    assert cache.picks(data) == vector.PICKS == "features"
 
 
 def test_build_keeps_inconsistent_games_on_request(tmp_path):
@@ -80,3 +81,20 @@ def test_load_refuses_other_files(tmp_path):
     np.savez_compressed(tmp_path / "x.npz", X=np.zeros(2))
     with pytest.raises(ValueError, match="not a feature cache"):
         cache.load(tmp_path / "x.npz")
+
+
+def test_merge_shifts_rows_and_refuses_a_part_whose_neighbours_were_picked_otherwise(tmp_path):
+    folder = _folder(tmp_path)
+    cache.build(cache.jobs([folder]), tmp_path / "a.npz", workers=1)
+    cache.build(cache.jobs([folder]), tmp_path / "b.npz", workers=1)
+    counts = cache.merge([tmp_path / "a.npz", tmp_path / "b.npz"], tmp_path / "ab.npz")
+    a, ab = cache.load(tmp_path / "a.npz"), cache.load(tmp_path / "ab.npz")
+    n = len(a["y"])
+    assert counts["positions"] == 4 and counts["rows"] == 2 * n and cache.picks(ab) == vector.PICKS
+    assert (ab["related"][n:][ab["related"][n:] >= 0] >= n).all()  # the second part's rows point past the first
+    assert list(ab["position"][n:]) == list(a["position"] + 2)
+    old = {k: v for k, v in a.items() if k != "picks"}  # a cache from before ties went by features
+    np.savez_compressed(tmp_path / "old.npz", **old)
+    assert cache.picks(cache.load(tmp_path / "old.npz")) == "ids"
+    with pytest.raises(ValueError, match="other feature definitions"):
+        cache.merge([tmp_path / "a.npz", tmp_path / "old.npz"], tmp_path / "mixed.npz")

@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     import torch
 
     from seog.classifiers import train
+    from seog.datasets.cache import picks
     from seog.features import vector
 
     methods = _list(args.method, str, "method")
@@ -93,6 +94,11 @@ def run(args: argparse.Namespace) -> int:
                                  start_on_half_training_set=args.start_on_half)
                for h in hiddens for m in methods]
     cache = train.load_cache(args.cache)
+    built_with = picks(cache)
+    if built_with != vector.PICKS:
+        print(f"seog train: note: {args.cache} picks neighbours by {built_with}, seog now by {vector.PICKS} "
+              "(docs/features.md): rebuild it (python -m seog.datasets.cache) for nets that learn what they "
+              "will read", file=sys.stderr)
     fingerprint = _sha1(args.cache)  # which cache (and so which feature definitions) the model learned from
     report = None if args.quiet else (lambda line: print(line, flush=True))
     out = Path(args.out)
@@ -104,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
             cache, names, config, folder, runs=args.runs, first_net=args.first_net, nets=args.nets,
             games=args.games, split=args.split, seed=args.seed, uncertain_margin=args.uncertain_margin,
             meta={"feature_set": args.features, "cache": Path(args.cache).name, "cache_sha1": fingerprint,
+                  "picks": built_with,
                   "command": "seog train " + " ".join(sys.argv[2:])},
             report=report))
     summary = train.write_summary(out, summaries)

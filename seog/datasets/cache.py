@@ -13,6 +13,7 @@ Arrays (all loadable with ``allow_pickle=False``):
 | ``related`` | (N, 7, K) int32 | global rows of ``vector.related`` (its ``DYNAMIC`` slots), -1 padded |
 | ``positions`` | (P,) str | position names |
 | ``sizes`` | (P,) int16 | board size of each position |
+| ``picks`` | () str | how ties between equal neighbours were broken (``vector.PICKS``; absent: 'ids') |
 
 Build it from an archive plus a teacher file, or from folders of marked games; games whose
 labels do not reproduce their recorded result with our scorer are left out (``consistent``):
@@ -123,7 +124,7 @@ def jobs(sources: Iterable[str | Path], teacher: dict | None = None) -> Iterator
 def build(job_iter: Iterable[Job], out: str | Path, workers: int = 2, consistent: bool = True,
           progress=None) -> dict:
     """Compute the rows of every job (in ``workers`` processes) and write the cache; return counts."""
-    from seog.features.vector import DYNAMIC, SET_B
+    from seog.features.vector import DYNAMIC, PICKS, SET_B
 
     parts: list[Rows] = []
     skipped = Counter()
@@ -168,6 +169,7 @@ def build(job_iter: Iterable[Job], out: str | Path, workers: int = 2, consistent
         "related": related,
         "positions": np.array([p.name for p in parts], dtype=str),
         "sizes": np.array([p.size for p in parts], dtype=np.int16),
+        "picks": np.array(PICKS),
     }
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -188,13 +190,19 @@ def load(path: str | Path) -> dict[str, np.ndarray]:
     return arrays
 
 
+def picks(arrays: dict) -> str:
+    """How the cache's neighbour picks broke ties (``vector.PICKS``); 'ids' for a cache built
+    before that was recorded."""
+    return str(arrays["picks"]) if "picks" in arrays else "ids"
+
+
 def merge(paths: Iterable[str | Path], out: str | Path) -> dict:
     """Join caches built from different sources (say the 19x19 archive and 9x9/13x13 self-play)
     into one, shifting each part's position and ``related`` row indices past the parts before it."""
     parts = [load(p) for p in paths]
     names = parts[0]["feature_names"]
     for path, part in zip(paths, parts):
-        if not np.array_equal(part["feature_names"], names):
+        if not np.array_equal(part["feature_names"], names) or picks(part) != picks(parts[0]):
             raise ValueError(f"{path}: built with other feature definitions than {paths[0]}")
     k = max(part["related"].shape[2] for part in parts)
     rows = np.cumsum([0] + [len(part["y"]) for part in parts])
@@ -213,6 +221,7 @@ def merge(paths: Iterable[str | Path], out: str | Path) -> dict:
         "related": np.concatenate(related),
         "positions": np.concatenate([part["positions"] for part in parts]),
         "sizes": np.concatenate([part["sizes"] for part in parts]),
+        "picks": np.array(picks(parts[0])),
     }
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, **arrays)

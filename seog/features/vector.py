@@ -165,6 +165,10 @@ INDEX = {name: i for i, name in enumerate(SET_B)}
 assert len(SET_A) == 33 and set(SET_A) <= set(SET_B), "SET_A must be 33 names of the registry"
 SET_A = [name for name in SET_B if name in SET_A]  # registry order
 
+# How ties between equal neighbours are broken (``compute``): "features" (by what the pick hands
+# on, then id), since the seventeenth session; a feature cache without this entry was built with
+# "ids" (the lowest block id), which a turned board renumbers.
+PICKS = "features"
 DYNAMIC: list[str] = ["p_self", "p_chain", "p_weak1", "p_weak2", "p_opp_chain", "p_weak_lib", "p_friend"]
 
 
