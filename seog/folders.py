@@ -45,7 +45,7 @@ def cannot_write(option: str, path: str | Path, exc: OSError) -> ValueError:
     why = exc.strerror or str(exc)
     if isinstance(exc, (FileNotFoundError, NotADirectoryError, FileExistsError)):
         folder = Path(path).parent
-        above = next((p for p in Path(path).parents if p.exists()), folder)
+        above = next((p for p in (Path(path), *Path(path).parents) if p.exists()), folder)
         if not above.is_dir():
             why = f"{above} is not a folder"
         elif isinstance(exc, FileNotFoundError) and not folder.exists():

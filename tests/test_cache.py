@@ -96,5 +96,5 @@ def test_merge_shifts_rows_and_refuses_a_part_whose_neighbours_were_picked_other
     old = {k: v for k, v in a.items() if k != "picks"}  # a cache from before ties went by features
     np.savez_compressed(tmp_path / "old.npz", **old)
     assert cache.picks(cache.load(tmp_path / "old.npz")) == "ids"
-    with pytest.raises(ValueError, match="other feature definitions"):
+    with pytest.raises(ValueError, match="old.npz picks neighbours by ids, .*a.npz by features: rebuild"):
         cache.merge([tmp_path / "a.npz", tmp_path / "old.npz"], tmp_path / "mixed.npz")

@@ -204,6 +204,7 @@ def test_seog_train_writes_curves_plots_summary_and_a_loadable_model(tmp_path, c
     table = (out / "summary.md").read_text()
     assert "### 33-2-1 (2 runs each)" in table and "| impro |" in table and "| rprop |" in table
     assert model_file.load(tmp_path / "best.npz").feature_names == names
+    assert model_file.load(tmp_path / "best.npz").meta["picks"] == "ids"  # what the model learnt from
     out, err = capsys.readouterr()
     assert "33-2-1 rprop run 6" in out
     # a cache without its picks was built before ties went by features: training says so, and goes on

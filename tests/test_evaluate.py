@@ -142,6 +142,17 @@ def test_cli_csv_under_a_file_is_one_line_naming_it_before_the_work(tmp_path, ca
     assert capsys.readouterr().err == f"seog evaluate: error: --csv {out}: cannot write ({tmp_path / 'afile'} is not a folder)\n"
 
 
+def test_cli_csv_that_is_a_folder_is_refused_before_the_work(tmp_path, capsys, monkeypatch):
+    """It printed the whole report, then 'Is a directory'."""
+    from seog.cli import evaluate as cli_evaluate
+
+    folder = _folder(tmp_path, wall=wall())
+    (tmp_path / "out.csv").mkdir()
+    monkeypatch.setattr(cli_evaluate, "run_folders", lambda *a: pytest.fail("evaluated before the check"))
+    assert main(["evaluate", str(folder), "--no-model", "--csv", str(tmp_path / "out.csv"), "--quiet"]) == 1
+    assert capsys.readouterr().err == f"seog evaluate: error: --csv {tmp_path / 'out.csv'} is a folder: name a file\n"
+
+
 def test_cli_error_on_folder_without_labels_counts_the_reasons(tmp_path, capsys):
     folder = _folder(tmp_path, bare=wall(marks=""), bare2=wall(marks="", re="W+0.5"), broken=b"(;SZ[9]")
     assert main(["evaluate", str(folder), "--quiet"]) == 1

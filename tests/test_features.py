@@ -365,6 +365,42 @@ def test_every_size_works_and_transposing_the_board_keeps_the_features(size):
     assert len(V.related(topo, all_ids)) == len(topo.blocks)
 
 
+# kgs-2017-q1 2017-01-03-2: turned, its blocks once picked other equal neighbours, whose chains
+# differ (opp_chain_*), since ties went by block id, which follows the scan order
+TIES = """
+....XOO....OXX.....
+..XXXXOX...OOXXX...
+..XOOXOX....OOOXXX.
+..XOXO.OOO....OX..X
+...OXO...O....OOXXX
+.XXXXOOOO.OOOOXXOOX
+..XOOX.O.O.OXXXO..O
+.XO.O.XO.OOX..XO.O.
+.XOOXX.XOXXXXXOO.OO
+XXOOO...OX.O.XO..OX
+OXXOX...OOX..XXOOXX
+OOOOOX.XOXX.OOOXXX.
+...OXOOOXX.XOXXX...
+.O.OXXOOOOXX.XO.O..
+O.OX.XOXOOOXXX...X.
+XOOXXXXXXOOOOXOXXO.
+XXX..XOXO....OXXO..
+...XXOOOO.OOOOX.X..
+...XOOO..O...OOX...
+"""
+
+
+@pytest.mark.parametrize("turns, mirror, swap", [(t, m, s) for t in range(4) for m in (0, 1) for s in (0, 1)])
+def test_a_turned_mirrored_or_colour_swapped_board_gives_every_block_the_same_features(turns, mirror, swap):
+    grid = board(TIES).grid
+    turned = np.rot90(grid, turns)[:, ::-1] if mirror else np.rot90(grid, turns)
+    topo, other = analyze(grid), analyze(np.ascontiguousarray(turned * (-1 if swap else 1)))
+    where = np.rot90(topo.block_of, turns)[:, ::-1] if mirror else np.rot90(topo.block_of, turns)
+    twin = [int(other.block_of.flat[np.flatnonzero(where == b.id + 1)[0]]) - 1 for b in topo.blocks]
+    cols = [n for n in V.SET_B if not n.startswith("cm_")]  # x and y swap under a quarter turn
+    assert np.array_equal(V.extract(topo, range(len(topo.blocks)), cols), V.extract(other, twin, cols))
+
+
 def test_extract_on_an_empty_board_and_an_empty_selection():
     topo = analyze(np.zeros((9, 9), dtype=np.int8))
     assert V.extract(topo, []).shape == (0, len(V.SET_B))

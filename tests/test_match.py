@@ -280,6 +280,10 @@ def test_an_out_folder_under_a_file_is_one_line_naming_it(script, tmp_path, caps
     assert main(["match", "--black", script("pass"), "--white", script("pass"), "--size", "9", "--no-model",
                  "--out", str(out)]) == 1
     assert capsys.readouterr().err == f"seog match: error: --out {out}: cannot write ({tmp_path / 'afile'} is not a folder)\n"
+    afile = tmp_path / "afile"  # the folder to make is a file itself
+    assert main(["match", "--black", script("pass"), "--white", script("pass"), "--size", "9", "--no-model",
+                 "--out", str(afile)]) == 1
+    assert capsys.readouterr().err == f"seog match: error: --out {afile} is a file: name a folder for the game files\n"
 
 
 def test_seog_match_command_prints_the_summary(script, tmp_path):

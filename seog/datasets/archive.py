@@ -49,8 +49,11 @@ SOURCE_SUFFIXES = (".sgf", ".json", ".jsonl", ".jsonl.gz", ".game", ".zip", *TAR
 def check_output_file(option: str, path: str | Path, sources) -> None:
     """Refuse a report or CSV path that a batch command could write over an input with: an
     input itself, anything inside an input folder, or a file named like a game, a label file or
-    an archive. A batch run never writes over what it reads."""
+    an archive; and a folder, refused before the work rather than when the file is written. A batch
+    run never writes over what it reads."""
     dst = Path(path).resolve()
+    if dst.is_dir():
+        raise ValueError(f"{option} {path} is a folder: name a file")
     if dst.name.lower().endswith(SOURCE_SUFFIXES):
         raise ValueError(f"{option} {path}: name a .csv file, not a game, label or archive file")
     for source in sources:

@@ -202,8 +202,11 @@ def merge(paths: Iterable[str | Path], out: str | Path) -> dict:
     parts = [load(p) for p in paths]
     names = parts[0]["feature_names"]
     for path, part in zip(paths, parts):
-        if not np.array_equal(part["feature_names"], names) or picks(part) != picks(parts[0]):
+        if not np.array_equal(part["feature_names"], names):
             raise ValueError(f"{path}: built with other feature definitions than {paths[0]}")
+        if picks(part) != picks(parts[0]):
+            raise ValueError(f"{path} picks neighbours by {picks(part)}, {paths[0]} by {picks(parts[0])}: "
+                             "rebuild the older one (python -m seog.datasets.cache)")
     k = max(part["related"].shape[2] for part in parts)
     rows = np.cumsum([0] + [len(part["y"]) for part in parts])
     games = np.cumsum([0] + [len(part["positions"]) for part in parts])

@@ -9,8 +9,10 @@ of point sets (one framed board per set, flattened), caches it on the topology, 
 and columns asked for; so the feature cache and the classifier can ask for any block, settled or
 not, at no extra cost. ``related_array`` (and ``related``, its lists) is built from the same table.
 
-Words used below: *weakest* opponent block = fewest liberties, then fewest stones, then lowest
-id; *strongest* = most liberties, then most stones, then lowest id. A *friendly neighbour* of
+Words used below: *weakest* opponent block = fewest liberties, then fewest stones; *strongest* =
+most liberties, then most stones; equal ones go by more liberties shared with the block, then by
+the rest of what the pick hands on, and by id only when all of that is equal (so that a turned
+board, numbering its blocks otherwise, gets the same features). A *friendly neighbour* of
 a block is another block of its colour that borders one of the same empty regions or touches
 one of the same opponent blocks (chain partners included).
 """
