@@ -324,18 +324,10 @@ def test_a_colour_swapped_game_gets_the_same_dead_stones(turns):
 
 
 def _cascade_p(grid: np.ndarray) -> np.ndarray:
-    """The cascade's p_alive on every stone of ``grid`` (1 or 0 where the static pass settled it)."""
-    from seog.classifiers.cascade import classify
-    from seog.classifiers.model_file import load_default
-    from seog.classifiers.status import static_statuses
+    """The cascade's verdict plane the refiner reads for ``grid``."""
+    from seog.classifiers.status import cascade_statuses
     topology = analyze(np.ascontiguousarray(grid).astype(np.int8))
-    settled = static_statuses(topology)
-    settled.update(classify(topology, [b.id for b in topology.blocks if b.id not in settled], settled, load_default()))
-    p = np.full(grid.size, -1.0)
-    for block in topology.blocks:
-        st = settled[block.id]
-        p[block.points] = st.p_alive if st.p_alive is not None else float(st.alive)
-    return p.reshape(grid.shape)
+    return inputs(topology, cascade_statuses(topology, model_file.load_default()))[-1]
 
 
 @pytest.mark.parametrize("name", ["2017-01-16-19", "2017-01-01-10"])

@@ -15,10 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from seog.classifiers.cascade import classify
 from seog.classifiers.model_file import load_default
-from seog.classifiers.refiner import SYMMETRIES, turn
-from seog.classifiers.status import static_statuses
+from seog.classifiers.refiner import SYMMETRIES, inputs, turn
+from seog.classifiers.status import cascade_statuses
 from seog.datasets.devsets import read
 from seog.features.board import Board
 from seog.features.coords import BLACK, WHITE
@@ -37,22 +36,16 @@ def scored(grid: np.ndarray, rules, komi: float, prisoners: dict):
 
 
 def cascade_p(grid: np.ndarray) -> np.ndarray:
-    """The cascade's p_alive on every stone (1 or 0 where the static pass settled the block)."""
+    """The cascade's verdict plane the refiner reads (each stone's p_alive mapped to [-1, 1])."""
     topology = analyze(np.ascontiguousarray(grid).astype(np.int8))
-    settled = static_statuses(topology)
-    settled.update(classify(topology, [b.id for b in topology.blocks if b.id not in settled], settled, load_default()))
-    p = np.zeros(grid.size)
-    for block in topology.blocks:
-        st = settled[block.id]
-        p[block.points] = st.p_alive if st.p_alive is not None else float(st.alive)
-    return p.reshape(grid.shape)
+    return inputs(topology, cascade_statuses(topology, load_default()))[-1]
 
 
 def cascade_moves(grid: np.ndarray) -> float:
-    """The most any stone's cascade probability moves under the 7 other symmetries and the 8 with
-    the colours swapped."""
+    """The most any stone's cascade p_alive moves under the 7 other symmetries and the 8 with the
+    colours swapped (half the plane's move: the plane maps p_alive to [-1, 1])."""
     p = cascade_p(grid)
-    return max(float(np.abs(cascade_p(sign * turn(grid, turns, mirror)) - turn(p, turns, mirror)).max())
+    return max(float(np.abs(cascade_p(sign * turn(grid, turns, mirror)) - turn(p, turns, mirror)).max()) / 2
                for turns, mirror in SYMMETRIES for sign in (1, -1) if turns or mirror or sign < 0)
 
 

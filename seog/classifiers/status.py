@@ -168,11 +168,9 @@ def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus
     return out
 
 
-def decide(topology: Topology, model=None, passes: Collection[str] | None = None) -> list[BlockStatus]:
-    """A status for every block, in block id order. With a model, the rules of ``later_passes``
-    run after the nets: all of them, or those named in ``passes`` (``()`` for none: the refiner's
-    training inputs are the verdicts before them). The race flag (``classifiers.race``) always
-    runs last: it changes no verdict."""
+def cascade_statuses(topology: Topology, model=None) -> dict[int, BlockStatus]:
+    """Every block's status before the refiner: the static pass, then the nets (the heuristic
+    without a model), with uncaptured blocks brought back; what the refiner reads."""
     settled = static_statuses(topology)
     unsettled = [b.id for b in topology.blocks if b.id not in settled]
     if unsettled:
@@ -181,7 +179,15 @@ def decide(topology: Topology, model=None, passes: Collection[str] | None = None
             settled.update(classify(topology, unsettled, settled, model))
         else:
             settled.update(heuristic(topology, unsettled))
-    settled = revive_uncaptured(topology, settled)
+    return revive_uncaptured(topology, settled)
+
+
+def decide(topology: Topology, model=None, passes: Collection[str] | None = None) -> list[BlockStatus]:
+    """A status for every block, in block id order. With a model, the rules of ``later_passes``
+    run after the nets: all of them, or those named in ``passes`` (``()`` for none: the refiner's
+    training inputs are the verdicts before them). The race flag (``classifiers.race``) always
+    runs last: it changes no verdict."""
+    settled = cascade_statuses(topology, model)
     if getattr(model, "refiner", None) is not None:
         from seog.classifiers.refiner import refine  # numpy only
         settled = refine(topology, settled, model.refiner, model.refiner_margin)
