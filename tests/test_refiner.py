@@ -67,17 +67,20 @@ def _random_refiner(rng, channels=8, layers=2, stem=5):
 
 def _plain_ownership(r: Refiner, x, seg, n_segments):
     """The refiner's forward pass written plainly: convolutions as sums over padded windows,
-    each layer's mix from the mean over every segment."""
+    each layer's mix from the mean over every segment. In float64, so that the comparison
+    measures the float32 pass's own rounding, not the reference's too (the two float32 sums
+    parted by 1.4e-5 on a 32-channel 7x7 board with another BLAS kernel)."""
+    d = np.float64
     def conv(h, w, b):
         pad = w.shape[-1] // 2
         windows = np.lib.stride_tricks.sliding_window_view(np.pad(h, ((0, 0), (pad, pad), (pad, pad))),
                                                            w.shape[2:], axis=(1, 2))
-        return np.einsum("ocyx,cijyx->oij", w, windows) + b[:, None, None]
-    h = np.maximum(conv(x, r.stem_w, r.stem_b), 0)
+        return np.einsum("ocyx,cijyx->oij", w.astype(d), windows) + b.astype(d)[:, None, None]
+    h = np.maximum(conv(x.astype(d), r.stem_w, r.stem_b), 0)
     for w, b, pw, pb in zip(r.conv_w, r.conv_b, r.pool_w, r.pool_b):
         means = np.stack([h[:, seg == s].mean(axis=1) for s in range(n_segments)], axis=1)
-        h = np.maximum(h + conv(h, w, b) + (pw @ means + pb[:, None])[:, seg], 0)
-    return np.tanh(np.einsum("c,cij->ij", r.head_w, h) + r.head_b)
+        h = np.maximum(h + conv(h, w, b) + (pw.astype(d) @ means + pb.astype(d)[:, None])[:, seg], 0)
+    return np.tanh(np.einsum("c,cij->ij", r.head_w.astype(d), h) + r.head_b)
 
 
 def _random_input(rng, n: int):
