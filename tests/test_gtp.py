@@ -202,6 +202,19 @@ def test_two_walls_final_score_and_status_lists(gtp):
     assert ok(gtp, "seog-score-json").startswith('{"size": 7')
 
 
+def test_a_handicap_game_without_a_komi_command_counts_half_a_point(gtp):
+    # Two handicap stones own the whole 9x9 board: 79 points of Japanese territory.
+    ok(gtp, "boardsize 9")
+    ok(gtp, "fixed_handicap 2")
+    assert ok(gtp, "final_score") == "B+78.5"       # 0.5, as handicap games are played (and the API counts)
+    ok(gtp, "komi 6.5")
+    assert ok(gtp, "final_score") == "B+72.5"       # a komi the controller sets holds
+    ok(gtp, "boardsize 9")
+    gtp.referee.komi = None                         # a fresh session: no komi command
+    ok(gtp, "play B E5")
+    assert ok(gtp, "final_score") == "B+73.5"       # an even game: the rules' 6.5
+
+
 def test_fixed_and_free_handicap(gtp):
     assert set(ok(gtp, "fixed_handicap 9").split()) == {"D4", "Q16", "D16", "Q4", "D10", "Q10", "K4",
                                                         "K16", "K10"}

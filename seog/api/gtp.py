@@ -70,7 +70,7 @@ def handicap_points(size: int, stones: int) -> list[int]:
 class Referee:
     """The state of the refereed game: a board with its moves, komi, rules and handicap.
 
-    ``komi`` None means the rules' default komi. ``model`` is passed on to the scorer
+    ``komi`` None means the rules' komi for the game (``effective_komi``). ``model`` is passed on to the scorer
     ('default' for the shipped model, None for the static pass and heuristic alone).
     ``session_rules`` are the rules the session was given (``--rules``, ``seog-rules``); ``rules``
     those of the game on the board: a loaded file's RU holds for that game only.
@@ -105,7 +105,9 @@ class Referee:
 
     @property
     def effective_komi(self) -> float:
-        return self.rules.default_komi if self.komi is None else float(self.komi)
+        """The komi set, or without one the rules' even-game komi, 0.5 with handicap stones
+        (``Rules.komi_for``: the API's board and ``seog score`` read a missing komi the same way)."""
+        return self.rules.komi_for(self.handicap) if self.komi is None else float(self.komi)
 
     def play(self, color: int, point: int | None, *, superko: bool = True) -> int:
         """Play a move (None passes); return the stones it captured. Raises IllegalMove, also for

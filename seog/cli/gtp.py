@@ -15,7 +15,8 @@ def register(sub) -> None:
     p.add_argument("--rules", default="japanese",
                    help="japanese, korean, chinese, aga, nz or tromp-taylor (default japanese; "
                         "the seog-rules command changes it)")
-    p.add_argument("--komi", type=komi, help="initial komi (default: the rules' komi; komi changes it)")
+    p.add_argument("--komi", type=komi, help="initial komi (default: the rules' even-game komi, 0.5 with handicap stones; "
+                                                "the komi command changes it)")
     p.add_argument("--no-model", action="store_true",
                    help="decide unsettled blocks with the simple heuristic, not the shipped model")
     p.set_defaults(run=run)
