@@ -6,6 +6,7 @@ from conftest import EXAMPLES, SEKI_CORNER, at, board, decided_game, shared_dir,
 from seog.classifiers.eyespace import big_eye_alive, enclosed_alive, eyeless_dead
 from seog.classifiers.status import decide
 from seog.features.topology import analyze
+from seog.scoring.score import default_model
 
 # Black's eleven stones (C7-F7, C6, E6, F6, C5-F5) have one eye (D6) and touch White's ring,
 # which also has the 32 points between it and the edge.
@@ -268,6 +269,19 @@ def test_a_stone_called_alive_inside_a_living_groups_big_eye_is_dead():
     crowded[3] = "OOOO" + crowded[3][4:]  # four stones may live in there: left to the nets
     topo = analyze(board("\n".join(crowded)).grid)
     assert big_eye_alive(topo, verdicts(topo)) == verdicts(topo)
+
+
+def test_stones_on_an_open_board_take_no_one():
+    # Four moves of a game: each side's two stones "enclose" the one region of the other's two.
+    # That region is open board, not an eye: nobody dies and nobody is revived by it.
+    rows = [["."] * 19 for _ in range(19)]
+    for (r, c), stone in zip([(3, 15), (15, 3), (15, 15), (3, 3)], "XOXO"):
+        rows[r][c] = stone
+    topo = analyze(board("\n".join("".join(r) for r in rows)).grid)
+    assert big_eye_alive(topo, verdicts(topo)) == verdicts(topo)
+    black = at(topo, 3, 15)
+    assert big_eye_alive(topo, verdicts(topo, dead={black.id})) == verdicts(topo, dead={black.id})
+    assert all(st.alive for st in decide(topo, default_model()))   # the shipped model's whole path
 
 
 def test_three_stones_the_refiner_calls_alive_in_a_big_eye_of_a_real_game_are_dead():

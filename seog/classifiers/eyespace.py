@@ -38,7 +38,8 @@ alive, is alive, and those stones dead. No eye space of seven points can be kill
 stones cannot make a living group inside it. One point less will do when the group encloses
 another region with no living opponent stone in it: six points always make one eye, and the
 other region is a second. Around a group called alive, three stones called alive or fewer inside
-``BIG_EYE`` empty points are dead as well.
+``BIG_EYE`` empty points are dead as well. A region of more than half the board is open board,
+no eye (``OPEN_BOARD``): the rule reads nothing from it.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ BIG_EYE = 7  # an enclosed region this big makes a group alive by itself (big-ey
 BIG_EYE_AND_ANOTHER = 6  # and this big, when the group encloses another region (empty points)
 SMALL_EYE = 8  # enclosed regions up to this size are a walled-in group's eyes
 FEW_STONES = 3  # opponent stones too few to live inside a big eye
+OPEN_BOARD = 0.5  # a region of more than this share of the board's points is open board, no eye
 TAKEN_MIN = 2  # prisoners in atari this big leave an eye when taken (one stone may be a ko)
 
 
@@ -287,6 +289,7 @@ def big_eye_alive(topology: Topology, statuses: dict) -> dict:
     in it, are alive, and the opponent stones inside dead (source ``big-eye``)."""
     turned: dict[int, bool] = {}
     for _, blocks, enclosed in _dead_groups(topology, statuses):
+        enclosed = [cer for cer in enclosed if not _open_board(topology, cer)]
         living = [_stones_alive_inside(topology, statuses, cer) for cer in enclosed]
         for i, cer in enumerate(enclosed):
             another = any(n == 0 for j, n in enumerate(living) if j != i)  # an eye, the opponent holds nothing in it
@@ -304,13 +307,20 @@ def _lost_in_big_eyes(topology: Topology, statuses: dict) -> list[int]:
     lost = []
     for color in (1, -1):
         for cer in topology.cers[color]:
-            if len(cer.empty) < BIG_EYE or not cer.blocks or not all(statuses[b].alive for b in cer.blocks):
+            if (len(cer.empty) < BIG_EYE or _open_board(topology, cer) or not cer.blocks
+                    or not all(statuses[b].alive for b in cer.blocks)):
                 continue
             inner = [o for o in cer.inner_blocks if statuses[o].alive]
             if (inner and _stones_alive_inside(topology, statuses, cer) <= FEW_STONES
                     and all(statuses[o].source in JUDGED_BY_NETS for o in inner)):
                 lost += inner
     return lost
+
+
+def _open_board(topology: Topology, cer) -> bool:
+    """A region of more than half the board is open board, not an eye: on an unfinished board
+    every stone "encloses" the one open region, and each side's few stones would take the other's."""
+    return len(cer.points) > OPEN_BOARD * topology.size ** 2
 
 
 def _stones_alive_inside(topology: Topology, statuses: dict, cer) -> int:
