@@ -166,6 +166,19 @@ def test_dame_count_for_nobody_and_even_territory_is_jigo():
     assert area.black == area.white == 10 and area.result == "0"
 
 
+def test_open_borders_get_a_note_and_a_line_of_dame_none():
+    # Two walls on 9x9 with three empty columns between them: open board, 27 points to nobody.
+    s = score_position(board("\n".join(["..X...O.."] * 9)))
+    assert s.notes == ["the borders are still open: 27 empty points around E5 belong to nobody, so this "
+                       "is not a finished position and the count is the board's as it stands"]
+    assert to_dict(s)["notes"] == s.notes
+    # One empty column between them: a line of dame, as finished games under territory rules leave.
+    assert score_position(board("\n".join(["..X.O...."] * 9))).notes == []
+    # Two columns: the border points touch a wall each, no point is open on all sides.
+    assert score_position(board("\n".join(["..X..O..."] * 9))).notes == []
+    assert score_game(sgf.load("examples/gnugo-selfplay-19.sgf")).notes == []   # a finished game
+
+
 # Black has thrown in at C6: the stone is in atari, but if White takes it at D6, Black plays C6
 # again and captures seven stones (a snapback). With the six white stones marked dead, Black
 # owns the top.
