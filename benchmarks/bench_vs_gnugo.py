@@ -12,6 +12,7 @@ Prints the medians and their ratio (the target is seog at least 100 times faster
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -71,7 +72,7 @@ def main() -> int:
         return f"{name:<34} median {statistics.median(times) * 1000:8.2f} ms   p90 {times[int(0.9 * len(times))] * 1000:8.2f} ms"
 
     gnugo = statistics.median(theirs)
-    print(f"{len(positions)} positions from {args.folder}")
+    print(f"{len(positions)} positions from {args.folder}; BLAS: {blas_kernels()}")
     for key, name in (("position", "final position -> score"), ("sgf", "SGF text -> score")):
         if runs[key][0]:
             print(line(f"seog, {name}", runs[key][0]))
@@ -82,6 +83,16 @@ def main() -> int:
                 if runs["sgf"][k] else "")
         print(f"GNU Go / seog ({how}): {gnugo / statistics.median(runs['position'][k]):.0f}x from the position{text}")
     return 0
+
+
+def blas_kernels() -> str:
+    """Which BLAS kernels the refiner's products run on: the figures move with them (this
+    workplace forces OpenBLAS's Haswell kernel through OPENBLAS_CORETYPE; docs/benchmarks.md)."""
+    from threadpoolctl import threadpool_info
+
+    libs = [f"{i['internal_api']} {i.get('architecture') or '?'}" for i in threadpool_info() if i["user_api"] == "blas"]
+    forced = os.environ.get("OPENBLAS_CORETYPE")
+    return ", ".join(dict.fromkeys(libs)) + (f" (OPENBLAS_CORETYPE={forced})" if forced else "")
 
 
 if __name__ == "__main__":
