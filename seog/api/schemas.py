@@ -162,8 +162,9 @@ class ScoreResponse(BaseModel):
     uncertain: bool = Field(description="some block is uncertain: ask the players to confirm")
     notes: list[str] = Field([], description="how the input was read where it was not plain (Fox komi, CA[UTF-8] "
                                              "on text that is not UTF-8, unknown RU, a game decided otherwise "
-                                             "than by a count), and under tromp-taylor the stones read as dead "
-                                             "that count as they stand")
+                                             "than by a count), under tromp-taylor the stones read as dead "
+                                             "that count as they stand, and open borders: a position not "
+                                             "finished, counted as it stands")
     blocks: list[Block]
     recorded_result: str | None = Field(None, description="the players' result (RE; in a copy seog wrote, the "
                                                           "result it kept from the players)")

@@ -48,7 +48,8 @@ class Score:
     count for nobody), ``seki`` (stones of blocks in seki), ``dead`` (the stones the count takes
     off: none under rules that count every stone as it stands). ``breakdown[colour]``
     itemises the count. ``notes``: how the input was read where it was not plain (Fox komi,
-    rules seog does not know), for the user to check.
+    rules seog does not know), and what the count cannot settle (open borders, stones
+    Tromp-Taylor keeps), for the user to check.
     """
 
     size: int
