@@ -55,14 +55,15 @@ def test_colour_swap_permutes_the_planes_of_the_swapped_position():
     assert np.array_equal(static_planes(topo)[COLOR_SWAP], static_planes(swapped))
 
 
-def _random_refiner(rng, channels=8, layers=2, stem=5):
+def _random_refiner(rng, channels=8, layers=2, stem=5, global_pool=False):
     f = np.float32
+    globs = [rng.normal(0, .2, (channels, channels)).astype(f) for _ in range(layers)] if global_pool else []
     return Refiner(rng.normal(0, .2, (channels, N_INPUTS, stem, stem)).astype(f), rng.normal(0, .1, channels).astype(f),
                    [rng.normal(0, .2, (channels, channels, 3, 3)).astype(f) for _ in range(layers)],
                    [rng.normal(0, .1, channels).astype(f) for _ in range(layers)],
                    [rng.normal(0, .2, (channels, channels)).astype(f) for _ in range(layers)],
                    [rng.normal(0, .1, channels).astype(f) for _ in range(layers)],
-                   rng.normal(0, .3, channels).astype(f), 0.1)
+                   rng.normal(0, .3, channels).astype(f), 0.1, globs)
 
 
 def _plain_ownership(r: Refiner, x, seg, n_segments):
@@ -77,9 +78,10 @@ def _plain_ownership(r: Refiner, x, seg, n_segments):
                                                            w.shape[2:], axis=(1, 2))
         return np.einsum("ocyx,cijyx->oij", w.astype(d), windows) + b.astype(d)[:, None, None]
     h = np.maximum(conv(x.astype(d), r.stem_w, r.stem_b), 0)
-    for w, b, pw, pb in zip(r.conv_w, r.conv_b, r.pool_w, r.pool_b):
+    for k, (w, b, pw, pb) in enumerate(zip(r.conv_w, r.conv_b, r.pool_w, r.pool_b)):
         means = np.stack([h[:, seg == s].mean(axis=1) for s in range(n_segments)], axis=1)
-        h = np.maximum(h + conv(h, w, b) + (pw.astype(d) @ means + pb.astype(d)[:, None])[:, seg], 0)
+        board = (r.glob_w[k].astype(d) @ h.mean(axis=(1, 2)))[:, None, None] if r.glob_w else 0
+        h = np.maximum(h + conv(h, w, b) + (pw.astype(d) @ means + pb.astype(d)[:, None])[:, seg] + board, 0)
     return np.tanh(np.einsum("c,cij->ij", r.head_w.astype(d), h) + r.head_b)
 
 
@@ -99,10 +101,10 @@ def test_ownership_equals_the_plain_forward_pass_on_boards_of_two_sizes(channels
         assert got.shape == (n, n) and np.allclose(got, _plain_ownership(refiner, x, seg, n_segments), atol=1e-5)
 
 
-@pytest.mark.parametrize("stem", [1, 3, 5])
-def test_ownership_equals_the_plain_forward_pass_on_every_board_size(stem):
+@pytest.mark.parametrize("stem,global_pool", [(1, False), (3, False), (5, False), (5, True)])
+def test_ownership_equals_the_plain_forward_pass_on_every_board_size(stem, global_pool):
     rng = np.random.default_rng(stem)
-    refiner = _random_refiner(rng, channels=8, stem=stem)
+    refiner = _random_refiner(rng, channels=8, stem=stem, global_pool=global_pool)
     for n in range(MIN_SIZE, MAX_SIZE + 1):
         x, seg, n_segments = _random_input(rng, n)
         first = ownership(refiner, x, seg, n_segments)
@@ -123,11 +125,12 @@ def test_threads_scoring_at_once_get_their_own_answers():
             assert all(np.array_equal(a, b) for a, b in zip(alone, together))
 
 
-def test_numpy_refiner_equals_the_torch_net_on_a_real_position():
+@pytest.mark.parametrize("global_pool", [False, True])
+def test_numpy_refiner_equals_the_torch_net_on_a_real_position(global_pool):
     torch = pytest.importorskip("torch")
     from seog.classifiers.train_refiner import RefinerNet, to_refiner
     torch.manual_seed(3)
-    net = RefinerNet(channels=8, layers=2).eval()
+    net = RefinerNet(channels=8, layers=2, global_pool=global_pool).eval()
     topo = analyze(board(POSITION).grid)
     statuses = {st.block: st for st in decide(topo)}
     x = inputs(topo, statuses)
@@ -183,6 +186,7 @@ def test_planes_cache_from_a_teacher_file(tmp_path):
     meta = cache.build(teacher, model_file.DEFAULT_MODEL, out)
     data = np.load(out)
     assert meta["games"] == 1 and "g2" in meta["skipped"]
+    assert data["game"].tolist() == ["g1"] and data["split"][0] in ("train", "hash") and not data["finished"][0]
     assert data["planes"].shape == (1, N_INPUTS, 19, 19) and data["ownership"][0, 0, 0] == 50
     assert json.loads(str(data["meta"]))["cascade_sha1"] == model_file.cascade_sha1(model_file.load_default())
 
@@ -227,11 +231,15 @@ def test_training_learns_the_ownership_of_real_positions(one_torch_thread):
     cache._init(str(model_file.DEFAULT_MODEL))
     examples = [cache.example(g.board.grid, cache.marked_owner(g)) for g in games]
     x, seg, own = (np.stack([e[k] for e in examples]) for k in range(3))
+    split = np.array(["hash" if i % 10 == 0 else "train" for i in range(len(x))])
     losses = []
-    refiner, record = train(x, seg, own, channels=8, layers=1, epochs=30, lr=1e-2, batch=8, threads=1,
-                            log=lambda line: losses.append(json.loads(line)["train_loss"]))
+    refiner, record = train(x, seg, own, split, np.ones(len(x), dtype=bool), channels=8, layers=1, epochs=30,
+                            lr=1e-2, batch=8, threads=1, global_pool=True,
+                            log=lambda line: losses.append(json.loads(line).get("train_loss")))
+    losses = [loss for loss in losses if loss is not None]
     assert losses[-1] < 0.5 * losses[0]
-    assert record["held_out_positions"] == 2 and refiner.channels == 8
+    assert record["held_out_positions"] == 2 and refiner.channels == 8 and len(refiner.glob_w) == 1
+    assert record["held_out"]["hash_finished"]["positions"] == 2
     topo = analyze(games[0].board.grid)
     p = block_p_alive(topo, ownership(refiner, inputs(topo, {s.block: s for s in decide(topo)}), *segments(topo)))
     assert ((p >= 0) & (p <= 1)).all()

@@ -170,7 +170,9 @@ def test_open_borders_get_a_note_and_a_line_of_dame_none():
     # Two walls on 9x9 with three empty columns between them: open board, 27 points to nobody.
     s = score_position(board("\n".join(["..X...O.."] * 9)))
     assert s.notes == ["the borders are still open: 27 empty points around E5 belong to nobody, so this "
-                       "is not a finished position and the count is the board's as it stands"]
+                       "is not a finished position and the count is the board's as it stands; the eye-shape "
+                       "rules did not run, the reader decided the groups alone"]
+    assert s.unfinished == "open borders"
     assert to_dict(s)["notes"] == s.notes
     # One empty column between them: a line of dame, as finished games under territory rules leave.
     assert score_position(board("\n".join(["..X.O...."] * 9))).notes == []
@@ -407,5 +409,6 @@ def test_a_game_decided_without_a_count_says_so_when_scored(capsys):
     moves = ";B[ee];W[cc];B[gg];W[cg]"
     for re_value, noted in (("W+Resign", True), ("Void", True), ("B+T", True), ("B+3.5", False), ("", False)):
         game = sgf.loads(f"(;SZ[9]KM[7]RE[{re_value}]{moves})")
-        notes = score_game(game, model=None).notes
-        assert any("not decided by a count" in n for n in notes) == noted, re_value
+        score = score_game(game, model=None)
+        assert any(f"not a finished position (RE[{re_value}])" in n for n in score.notes) == noted, re_value
+        assert (score.unfinished == f"RE[{re_value}]") == noted

@@ -281,7 +281,7 @@ def score_answer(position: positions.Position, with_sgf: bool = False, with_svg:
 
     score = score_position(position.board, rules=position.rules, komi=position.komi,
                            handicap=position.handicap, prisoners=position.prisoners,
-                           dead=position.dead, overrides=position.overrides)
+                           dead=position.dead, overrides=position.overrides, unfinished=position.unfinished)
     score.notes = position.notes + score.notes  # the loader's, then the scorer's (Tromp-Taylor's kept stones)
     game = position.game
     answer = to_dict(score, game.recorded or None if game else None)

@@ -45,6 +45,7 @@ class Position:
     dead: np.ndarray | None = None
     overrides: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
+    unfinished: str = ""
 
 
 def from_request(req) -> Position:
@@ -74,9 +75,13 @@ def from_sgf(data: bytes | str, *, rules: str | None = None, komi: float | None 
                         dict(game.board.prisoners), game,
                         game.marked_dead() if use_markup else None)
     position.overrides = parse_overrides(game.board, dead, alive)
-    from seog.scoring.score import game_notes  # the scorer loads lazily, when a request comes
+    from seog.scoring.score import (  # the scorer loads lazily, when a request comes
+        game_notes,
+        unfinished_by_record,
+    )
 
     position.notes = game_notes(game, rules_given=bool(rules), komi_given=komi is not None)
+    position.unfinished = unfinished_by_record(game)
     return position
 
 

@@ -160,6 +160,11 @@ class ScoreResponse(BaseModel):
                     "prisoners and dead_stones under territory rules; White's komi, and handicap under area rules)")
     ownership: list[str] = Field(description="one string per row, top first: B, W or . for each point")
     uncertain: bool = Field(description="some block is uncertain: ask the players to confirm")
+    finished: bool = Field(True, description="a finished position; when false the count is an estimate of the "
+                                             "board as it stands, decided without the eye-shape rules")
+    unfinished: str | None = Field(None, description="why the position is not finished: the record's RE "
+                                                     "(e.g. 'RE[B+R]'), or 'open borders'; null when it is",
+                                   examples=["RE[W+Resign]"])
     notes: list[str] = Field([], description="how the input was read where it was not plain (Fox komi, CA[UTF-8] "
                                              "on text that is not UTF-8, unknown RU, a game decided otherwise "
                                              "than by a count), under tromp-taylor the stones read as dead "

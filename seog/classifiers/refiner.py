@@ -4,7 +4,9 @@ The cascade judges one block at a time from its features; the refiner sees every
 verdict at once, as a plane, next to the board planes of ``features.planes``, and predicts who
 owns each point (-1 White .. +1 Black). A block is alive when the mean predicted ownership over
 its stones has its own sign. Every layer after the first adds a 3x3 convolution and a mix of the
-mean over the point's block or empty region, so one layer carries news across a whole group.
+mean over the point's block or empty region, so one layer carries news across a whole group,
+and, when the net has them (``glob_w``), a mix of the channels' means over the whole board
+(global pooling), so every point sees how the rest of the board stands.
 The net is not symmetric: where one pass leaves a block in doubt, ``refine`` takes the mean over
 the board's 8 symmetries and the colour swap, so a turned board gets the same verdicts.
 Inference is numpy and scipy (BLAS's sgemm adds each product in place, a sparse matrix takes
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 import numpy as np
@@ -37,7 +39,8 @@ SYMMETRIES = tuple((turns, mirror) for turns in range(4) for mirror in (False, T
 @dataclass(eq=False)
 class Refiner:
     """Weights as torch stores them: ``stem_w`` ``(C, N_INPUTS, k, k)``; per layer ``conv_w[l]``
-    ``(C, C, 3, 3)``, ``pool_w[l]`` ``(C, C)`` with their biases; ``head_w`` ``(C,)``, ``head_b``."""
+    ``(C, C, 3, 3)``, ``pool_w[l]`` ``(C, C)`` with their biases, and ``glob_w[l]`` ``(C, C)``
+    when the net pools the whole board (an empty list when it does not); ``head_w`` ``(C,)``, ``head_b``."""
 
     stem_w: np.ndarray
     stem_b: np.ndarray
@@ -47,6 +50,7 @@ class Refiner:
     pool_b: list[np.ndarray]
     head_w: np.ndarray
     head_b: float
+    glob_w: list[np.ndarray] = field(default_factory=list)
 
     def __post_init__(self):
         c = self.stem_w.shape[0]
@@ -55,6 +59,8 @@ class Refiner:
         for w, b, pw, pb in zip(self.conv_w, self.conv_b, self.pool_w, self.pool_b):
             if w.shape != (c, c, 3, 3) or b.shape != (c,) or pw.shape != (c, c) or pb.shape != (c,):
                 raise ValueError(f"a refiner layer does not match {c} channels")
+        if self.glob_w and (len(self.glob_w) != self.layers or any(g.shape != (c, c) for g in self.glob_w)):
+            raise ValueError(f"the refiner's global pooling does not match {self.layers} layers of {c} channels")
         if self.head_w.shape != (c,):
             raise ValueError(f"the refiner's head takes {self.head_w.shape} weights, expected ({c},)")
 
@@ -79,6 +85,8 @@ class Refiner:
         for k in range(self.layers):
             out.update({f"conv{k}_w": self.conv_w[k], f"conv{k}_b": self.conv_b[k],
                         f"pool{k}_w": self.pool_w[k], f"pool{k}_b": self.pool_b[k]})
+            if self.glob_w:
+                out[f"glob{k}_w"] = self.glob_w[k]
         return {name: np.asarray(a, dtype=np.float32) for name, a in out.items()}
 
     @classmethod
@@ -86,7 +94,8 @@ class Refiner:
         f = {name: np.asarray(a, dtype=np.float32) for name, a in arrays.items()}
         return cls(f["stem_w"], f["stem_b"], [f[f"conv{k}_w"] for k in range(layers)],
                    [f[f"conv{k}_b"] for k in range(layers)], [f[f"pool{k}_w"] for k in range(layers)],
-                   [f[f"pool{k}_b"] for k in range(layers)], f["head_w"], float(f["head_b"][0]))
+                   [f[f"pool{k}_b"] for k in range(layers)], f["head_w"], float(f["head_b"][0]),
+                   [f[f"glob{k}_w"] for k in range(layers)] if "glob0_w" in f else [])
 
 
 def _taps(w: np.ndarray) -> list[np.ndarray]:
@@ -100,21 +109,24 @@ def _taps(w: np.ndarray) -> list[np.ndarray]:
 class _Prepared:
     """A refiner's weights as ``_ownership`` multiplies them, float32: per layer ``(conv taps, bias,
     pool_w)`` with the residual folded into the conv's centre tap (h + conv(h) is one conv) and the
-    pool's bias into the conv's (the pool adds it at every point alike)."""
+    pool's bias into the conv's (the pool adds it at every point alike); the global pooling's
+    ``(C, C)`` mix, transposed, or None."""
 
     stem: list[np.ndarray]
     stem_b: np.ndarray
-    layers: list[tuple[list[np.ndarray], np.ndarray, np.ndarray]]
+    layers: list[tuple[list[np.ndarray], np.ndarray, np.ndarray, np.ndarray | None]]
     head_w: np.ndarray
     head_b: float
 
     @classmethod
     def of(cls, refiner: Refiner) -> _Prepared:
         layers = []
-        for w, b, pw, pb in zip(refiner.conv_w, refiner.conv_b, refiner.pool_w, refiner.pool_b):
+        globs = refiner.glob_w or [None] * refiner.layers
+        for w, b, pw, pb, gw in zip(refiner.conv_w, refiner.conv_b, refiner.pool_w, refiner.pool_b, globs):
             w = w.copy()
             w[:, :, 1, 1] += np.eye(len(w), dtype=w.dtype)
-            layers.append((_taps(w), (b + pb).astype(np.float32), np.ascontiguousarray(pw.T, dtype=np.float32)))
+            g = None if gw is None else np.ascontiguousarray(gw.T, dtype=np.float32)
+            layers.append((_taps(w), (b + pb).astype(np.float32), np.ascontiguousarray(pw.T, dtype=np.float32), g))
         return cls(_taps(refiner.stem_w), refiner.stem_b.astype(np.float32), layers,
                    refiner.head_w.astype(np.float32), float(refiner.head_b))
 
@@ -267,9 +279,11 @@ def _ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segm
     space.stem_out[...] = net.stem_b
     space.stem.convolve(net.stem, space.stem_out)
     space.relu_into_layer(space.stem_out)
-    for conv, bias, pool_w in net.layers:
+    for conv, bias, pool_w, glob_w in net.layers:
         mixed = (mean @ h)[:n_segments] @ pool_w
         mixed += bias
+        if glob_w is not None:  # padding rows are zero: the sum over rows is the board's
+            mixed += (h.sum(axis=0) / (n * n)) @ glob_w
         mixed.take(segment_rows, axis=0, out=out, mode="clip")  # "clip": not buffered (rows are in range)
         space.layer.convolve(conv, out)
         space.relu_into_layer(out)

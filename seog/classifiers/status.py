@@ -32,6 +32,12 @@ from seog.features.topology import FOUR, Topology
 
 ALIVE, DEAD = "alive", "dead"
 JUDGED_BY_NETS = ("model", "refiner")  # the verdicts the rules that revive blocks may overturn
+# The rules that read eye shape: they assume closed borders, so they do not run on a position
+# that is not finished (a resignation, a time loss, open borders), where the reader decides alone.
+EYE_SHAPE_RULES = ("big-eye", "eyespace", "eyes")
+# A rule after the nets that turns a block the reader gives p at or beyond this (either way)
+# flags it: the two disagree where the reader was sure.
+SURE = 0.95
 
 
 @dataclass
@@ -76,9 +82,12 @@ class BlockStatus:
 
     @property
     def why_uncertain(self) -> str:
-        """Why the verdict is in doubt, for people: the race, or the model's probability."""
+        """Why the verdict is in doubt, for people: the race, a rule against a sure reader, or the
+        model's probability."""
         if self.doubt == "race":
             return "in a liberty race that may end in seki, or in a capture the other way"
+        if self.doubt == "rule":
+            return f"the {self.source} rule turned the reader's verdict, p(alive) {float(self.p_alive):.2f}"
         return "" if self.p_alive is None else f"p(alive) {float(self.p_alive):.2f}"
 
     def doubted(self, doubt: str) -> BlockStatus:
@@ -182,26 +191,55 @@ def cascade_statuses(topology: Topology, model=None) -> dict[int, BlockStatus]:
     return revive_uncaptured(topology, settled)
 
 
-def decide(topology: Topology, model=None, passes: Collection[str] | None = None) -> list[BlockStatus]:
-    """A status for every block, in block id order. With a model, the rules of ``later_passes``
-    run after the nets: all of them, or those named in ``passes`` (``()`` for none: the refiner's
-    training inputs are the verdicts before them). The race flag (``classifiers.race``) always
-    runs last: it changes no verdict."""
+def decide(topology: Topology, model=None, passes: Collection[str] | None = None,
+           finished: bool = True) -> list[BlockStatus]:
+    """A status for every block, in block id order: what the nets read (``read``), then the
+    rules after them (``apply_rules``: all of them, or those named in ``passes``, ``()`` for
+    none; the eye-shape rules only on a ``finished`` position)."""
+    settled = apply_rules(topology, read(topology, model), model is not None, passes, finished)
+    return [settled[b.id] for b in topology.blocks]
+
+
+def read(topology: Topology, model=None) -> dict[int, BlockStatus]:
+    """The statuses before the rules: the static pass and the cascade (``cascade_statuses``),
+    then the refiner when the model has one."""
     settled = cascade_statuses(topology, model)
     if getattr(model, "refiner", None) is not None:
         from seog.classifiers.refiner import refine  # numpy only
         settled = refine(topology, settled, model.refiner, model.refiner_margin)
+    return settled
+
+
+def apply_rules(topology: Topology, settled: dict[int, BlockStatus], rules: bool = True,
+                passes: Collection[str] | None = None, finished: bool = True) -> dict[int, BlockStatus]:
+    """The rules of ``later_passes`` after the nets' reading (when ``rules``): all of them, or
+    those named in ``passes``, less the eye-shape rules when the position is not ``finished``.
+    A block a rule turns against a reader that was sure of it (``SURE``) is flagged (``doubt``
+    'rule'). The race flag (``classifiers.race``) always runs last: it changes no verdict."""
     if passes is not None and (unknown := set(passes) - {name for name, _ in later_passes()}):
         raise ValueError(f"unknown passes {sorted(unknown)}: the passes are "
                          f"{', '.join(name for name, _ in later_passes())}")
-    if model is not None:
+    if rules:
+        before = settled
         for name, run in later_passes():
-            if passes is None or name in passes:
+            if (passes is None or name in passes) and (finished or name not in EYE_SHAPE_RULES):
                 settled = run(topology, settled)
+        settled = flag_sure_turned(before, settled)
     from seog.classifiers.race import flag_races  # it imports this module
 
-    settled = flag_races(topology, settled)
-    return [settled[b.id] for b in topology.blocks]
+    return flag_races(topology, settled)
+
+
+def flag_sure_turned(read: dict[int, BlockStatus], settled: dict[int, BlockStatus]) -> dict[int, BlockStatus]:
+    """``settled`` with every block whose verdict a rule turned although the reader (``read``)
+    gave it a probability of ``SURE`` or more either way flagged ``doubt`` 'rule'."""
+    out = dict(settled)
+    for b, st in settled.items():
+        p = read[b].p_alive
+        if (st.alive != read[b].alive and p is not None and abs(p - 0.5) >= SURE - 0.5
+                and st.doubt != "rule"):
+            out[b] = st.doubted("rule")
+    return out
 
 
 @cache

@@ -1,14 +1,17 @@
 """Train the ownership refiner (``classifiers.refiner``) with torch, and put it into a model file.
 
-The data is a planes cache (``python -m seog.datasets.planes``) built with the model's own
-cascade. Every 10th position is held out; positions smaller than the 19x19 canvas (9x9, 13x13)
-are repeated ``--small-weight`` times in each epoch, since they are few. Training is mini-batch Adam with a one-cycle learning
-rate and gradient clipping, each batch turned by a random board symmetry (8) and colour swap; the
-loss is the squared error to the teacher's ownership, stones weighted 1 and empty points 0.3.
-The held-out figures compare the refiner's block verdicts with the teacher's (mean ownership
-sign over a block, the rule the labels use) and with the cascade's alone.
+The data is one or more planes caches (``python -m seog.datasets.planes``) built with the
+model's own cascade; a game that two caches hold is taken from the first. Each position carries
+its side of the held-out split (``datasets.split``): the net learns from the ``train`` side,
+and its figures are measured on the ``hash`` side (where choices are made) and the ``year``
+side (a check), finished and unfinished games apart. Positions smaller than the 19x19 canvas
+(9x9, 13x13) are repeated ``--small-weight`` times in each epoch, since they are few. Training
+is mini-batch Adam with a one-cycle learning rate and gradient clipping, each batch turned by a
+random board symmetry (8) and colour swap; the loss is the squared error to the teacher's
+ownership, stones weighted 1 and empty points 0.3. A block's verdict is the sign of its mean
+ownership, the rule the teacher's labels use.
 
-    python -m seog.classifiers.train_refiner --planes cache/planes.npz \\
+    python -m seog.classifiers.train_refiner --planes cache/planes-more.npz cache/planes-train.npz \\
         --model seog/models/default.npz --save seog/models/default.npz
 """
 
@@ -34,11 +37,12 @@ EMPTY_WEIGHT = 0.3
 class RefinerNet(nn.Module):
     """The torch twin of ``Refiner``: same layers, same names of weights."""
 
-    def __init__(self, channels: int = 32, layers: int = 6, stem: int = 5):
+    def __init__(self, channels: int = 32, layers: int = 6, stem: int = 5, global_pool: bool = False):
         super().__init__()
         self.stem = nn.Conv2d(N_INPUTS, channels, stem, padding=stem // 2)
         self.convs = nn.ModuleList(nn.Conv2d(channels, channels, 3, padding=1) for _ in range(layers))
         self.pools = nn.ModuleList(nn.Linear(channels, channels) for _ in range(layers))
+        self.globs = nn.ModuleList(nn.Linear(channels, channels, bias=False) for _ in range(layers)) if global_pool else None
         self.head = nn.Conv2d(channels, 1, 1)
 
     def forward(self, x: torch.Tensor, seg: torch.Tensor) -> torch.Tensor:
@@ -47,11 +51,14 @@ class RefinerNet(nn.Module):
         flat = (seg.reshape(batch, -1) + torch.arange(batch).reshape(batch, 1) * (n * n)).reshape(-1)
         counts = torch.zeros(batch * n * n).index_add_(0, flat, torch.ones(batch * n * n)).clamp(min=1)
         board = x[:, 3:4]  # on_board: a smaller board in the corner of the canvas sees zeros beyond its edge
+        area = board.sum(dim=(2, 3))  # (B, 1): the points of each board
         h = F.relu(self.stem(x)) * board
-        for conv, pool in zip(self.convs, self.pools):
+        for k, (conv, pool) in enumerate(zip(self.convs, self.pools)):
             c = h.shape[1]
             sums = torch.zeros(batch * n * n, c).index_add_(0, flat, h.permute(0, 2, 3, 1).reshape(-1, c))
             mixed = pool(sums / counts[:, None])[flat].reshape(batch, n, n, c).permute(0, 3, 1, 2)
+            if self.globs is not None:
+                mixed = mixed + self.globs[k](h.sum(dim=(2, 3)) / area)[:, :, None, None]
             h = F.relu(h + conv(h) + mixed) * board
         return torch.tanh(self.head(h)).squeeze(1)
 
@@ -62,7 +69,8 @@ def to_refiner(net: RefinerNet) -> Refiner:
         return t.detach().cpu().numpy().astype(np.float32)
     return Refiner(a(net.stem.weight), a(net.stem.bias), [a(c.weight) for c in net.convs], [a(c.bias) for c in net.convs],
                    [a(p.weight) for p in net.pools], [a(p.bias) for p in net.pools],
-                   a(net.head.weight).reshape(-1), float(net.head.bias.item()))
+                   a(net.head.weight).reshape(-1), float(net.head.bias.item()),
+                   [a(g.weight) for g in net.globs] if net.globs is not None else [])
 
 
 def augment(x, seg, y, rng: np.random.Generator):
@@ -89,8 +97,9 @@ def block_figures(x: np.ndarray, seg: np.ndarray, owner: np.ndarray, target: np.
     return int(used.sum()), wrong, int(wrong > 0)
 
 
-def held_out(net: RefinerNet, x, seg, y, rows) -> dict:
-    """Refiner and cascade against the teacher on the held-out positions."""
+def held_out(net: RefinerNet, x, seg, y, rows, cascade: bool = True) -> dict:
+    """Refiner (and cascade) against the teacher on the positions ``rows``: blocks right,
+    positions with every block right, and how many positions."""
     net.eval()
     totals = np.zeros((2, 3))
     with torch.no_grad():
@@ -100,30 +109,49 @@ def held_out(net: RefinerNet, x, seg, y, rows) -> dict:
             for k, row in enumerate(j):
                 xs, ss, ys = x[row].numpy(), seg[row].numpy(), y[row].numpy()
                 totals[0] += block_figures(xs, ss, owner[k], ys)
-                cascade = xs[-1] * (xs[0] - xs[1])  # the status plane as an ownership map
-                totals[1] += block_figures(xs, ss, cascade, ys)
+                if cascade:
+                    totals[1] += block_figures(xs, ss, xs[-1] * (xs[0] - xs[1]), ys)  # the status plane as ownership
     net.train()
     out = {}
-    for name, (blocks, wrong, positions) in zip(("refiner", "cascade"), totals):
-        out[name] = {"blocks_right": round(1 - wrong / blocks, 5), "positions_all_right": round(1 - positions / len(rows), 5)}
+    for name, (blocks, wrong, positions) in zip(("refiner", "cascade")[:1 + cascade], totals):
+        out[name] = {"blocks_right": round(1 - wrong / max(blocks, 1), 5),
+                     "positions_all_right": round(1 - positions / max(len(rows), 1), 5)}
+    out["positions"] = len(rows)
     return out
 
 
-def train(planes: np.ndarray, segments: np.ndarray, ownership: np.ndarray, *, channels: int = 32, layers: int = 6,
-          epochs: int = 12, lr: float = 1e-3, batch: int = 32, seed: int = 1, threads: int = 2,
-          small_weight: int = 1, log=print) -> tuple[Refiner, dict]:
-    """Train on every position but each 10th; returns the numpy refiner and the training record."""
+def subsets(split: np.ndarray, finished: np.ndarray) -> dict[str, np.ndarray]:
+    """The held-out rows measured after training: each held-out side, finished and unfinished apart."""
+    out = {}
+    for side in ("hash", "year"):
+        for name, keep in (("finished", finished), ("unfinished", ~finished)):
+            rows = np.flatnonzero((split == side) & keep)
+            if len(rows):
+                out[f"{side}_{name}"] = rows
+    return out
+
+
+def train(planes: np.ndarray, segments: np.ndarray, ownership: np.ndarray, split: np.ndarray, finished: np.ndarray, *,
+          channels: int = 32, layers: int = 6, global_pool: bool = False, epochs: int = 12, lr: float = 1e-3,
+          batch: int = 32, seed: int = 1, threads: int = 2, small_weight: int = 1, train_positions: int | None = None,
+          finished_only: bool = False, log=print) -> tuple[Refiner, dict]:
+    """Train on the ``train`` side of ``split`` (its finished games alone with ``finished_only``;
+    its first ``train_positions`` in a fixed shuffle when given); returns the numpy refiner and the training record, with the held-out figures
+    of every epoch on the ``hash`` side and the last epoch's on every held-out subset."""
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
     x = torch.tensor(planes.astype(np.float32))
     seg = torch.tensor(segments.astype(np.int64))
     y = torch.tensor(ownership.astype(np.float32) / 100)
-    rows = np.arange(len(x))
-    test, train_rows = rows[rows % 10 == 0], rows[rows % 10 != 0]
+    train_rows = np.flatnonzero((split == "train") & (finished if finished_only else True))
+    if train_positions:
+        train_rows = np.sort(np.random.default_rng(seed).permutation(train_rows)[:train_positions])
+    test = np.flatnonzero(split == "hash")
     small = x[:, 3].sum(dim=(1, 2)).numpy() < x.shape[-1] ** 2
+    n_train = len(train_rows)
     train_rows = np.concatenate([train_rows] + [train_rows[small[train_rows]]] * (small_weight - 1))
-    net = RefinerNet(channels, layers)
+    net = RefinerNet(channels, layers, global_pool=global_pool)
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     steps = epochs * ((len(train_rows) + batch - 1) // batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
@@ -143,23 +171,49 @@ def train(planes: np.ndarray, segments: np.ndarray, ownership: np.ndarray, *, ch
             opt.step()
             schedule.step()
             total += loss.item() * len(j)
-        figures = held_out(net, x, seg, y, test)
+        figures = held_out(net, x, seg, y, test, cascade=epoch == 0)
         curve.append({"epoch": epoch + 1, "train_loss": round(total / len(train_rows), 6), **figures,
                       "seconds": round(time.perf_counter() - start, 1)})
         log(json.dumps(curve[-1]))
-    record = {"channels": channels, "layers": layers, "epochs": epochs, "lr": lr, "batch": batch, "seed": seed,
-              "small_weight": small_weight, "positions": len(train_rows), "small_positions": int(small.sum()),
-              "held_out_positions": len(test), "held_out": curve[-1], "seconds": round(time.perf_counter() - start, 1)}
+    measured = {name: held_out(net, x, seg, y, rows) for name, rows in subsets(split, finished).items()}
+    log(json.dumps(measured))
+    record = {"channels": channels, "layers": layers, "global_pool": global_pool, "finished_only": finished_only,
+              "epochs": epochs, "lr": lr,
+              "batch": batch, "seed": seed, "small_weight": small_weight, "positions": n_train,
+              "small_positions": int(small[split == "train"].sum()), "held_out_positions": len(test),
+              "curve": curve, "held_out": measured, "seconds": round(time.perf_counter() - start, 1)}
     return to_refiner(net), record
+
+
+def load_planes(paths: list[str]) -> dict[str, np.ndarray]:
+    """The caches' arrays joined, a game held by two caches taken from the first; with their
+    metas (``metas``) to check the cascade they were built with."""
+    parts, metas, seen = [], [], set()
+    for path in paths:
+        data = model_file.read_arrays(path, "planes cache", ValueError)
+        if "split" not in data:
+            raise ValueError(f"{path} has no held-out split: rebuild it with python -m seog.datasets.planes")
+        keep = np.array([g not in seen for g in data["game"]], dtype=bool)
+        seen.update(data["game"].tolist())
+        parts.append({k: data[k][keep] for k in ("planes", "segments", "ownership", "split", "finished", "names")})
+        metas.append(json.loads(str(data["meta"])))
+    out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    out["metas"] = metas
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m seog.classifiers.train_refiner", description=__doc__.splitlines()[0])
-    p.add_argument("--planes", default="cache/planes.npz", help="planes cache from python -m seog.datasets.planes")
+    p.add_argument("--planes", nargs="+", default=["cache/planes.npz"],
+                   help="planes caches from python -m seog.datasets.planes (a game in two is taken from the first)")
     p.add_argument("--model", default="seog/models/default.npz", help="the model whose cascade built the cache")
     p.add_argument("--save", required=True, help="where to write the model with the refiner in it")
     p.add_argument("--channels", type=int, default=32)
     p.add_argument("--layers", type=int, default=6)
+    p.add_argument("--global-pool", action="store_true", help="mix the channels' board means into every layer")
+    p.add_argument("--train-positions", type=int, help="learn from this many training positions only (sweeps)")
+    p.add_argument("--finished-only", action="store_true", help="learn from finished games alone (no resignations)")
+    p.add_argument("--record", help="write the training record (curve and held-out figures) to this JSON file")
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--seed", type=int, default=1)
@@ -167,19 +221,26 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--small-weight", type=int, default=1, help="repeat boards smaller than 19x19 this often per epoch")
     p.add_argument("--margin", type=float, default=0.25, help="flag a verdict uncertain when |p - 0.5| < margin")
     args = p.parse_args(argv)
-    data = model_file.read_arrays(args.planes, "planes cache", ValueError)
-    meta = json.loads(str(data["meta"]))
+    data = load_planes(args.planes)
     model = model_file.load(args.model)
-    if meta["cascade_sha1"] != model_file.cascade_sha1(model):
-        print(f"{args.planes} was built with another cascade than {args.model}'s: "
-              f"rebuild it with python -m seog.datasets.planes --model {args.model}", file=sys.stderr)
-        return 2
-    refiner, record = train(data["planes"], data["segments"], data["ownership"], channels=args.channels,
-                            layers=args.layers, epochs=args.epochs, lr=args.lr, seed=args.seed, threads=args.threads,
-                            small_weight=args.small_weight)
+    sha1 = model_file.cascade_sha1(model)
+    for path, meta in zip(args.planes, data["metas"]):
+        if meta["cascade_sha1"] != sha1:
+            print(f"{path} was built with another cascade than {args.model}'s: "
+                  f"rebuild it with python -m seog.datasets.planes --model {args.model}", file=sys.stderr)
+            return 2
+    refiner, record = train(data["planes"], data["segments"], data["ownership"], data["split"], data["finished"],
+                            channels=args.channels, layers=args.layers, global_pool=args.global_pool,
+                            epochs=args.epochs, lr=args.lr, seed=args.seed, threads=args.threads,
+                            small_weight=args.small_weight, train_positions=args.train_positions,
+                            finished_only=args.finished_only)
+    if args.record:
+        with open(args.record, "w") as f:
+            json.dump(record, f, indent=1)
     model.refiner = refiner
     model.refiner_margin = args.margin
-    model.meta["refiner"] = dict(record, cascade_sha1=meta["cascade_sha1"], data=meta["teacher"])
+    record.pop("curve")
+    model.meta["refiner"] = dict(record, cascade_sha1=sha1, data=[m["teacher"] for m in data["metas"]])
     model_file.save(args.save, model)
     print(f"{args.save}: refiner {args.channels}x{args.layers}, held out {record['held_out']}")
     return 0

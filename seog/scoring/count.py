@@ -49,7 +49,8 @@ class Score:
     off: none under rules that count every stone as it stands). ``breakdown[colour]``
     itemises the count. ``notes``: how the input was read where it was not plain (Fox komi,
     rules seog does not know), and what the count cannot settle (open borders, stones
-    Tromp-Taylor keeps), for the user to check.
+    Tromp-Taylor keeps), for the user to check. ``unfinished``: why the position is not a
+    finished one ('' when it is).
     """
 
     size: int
@@ -67,6 +68,13 @@ class Score:
     prisoners: dict = field(default_factory=dict)
     blocks: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    unfinished: str = ""
+
+    @property
+    def finished(self) -> bool:
+        """Is this a finished position? When not (``unfinished`` says why: the record's RE, or
+        open borders), the count is an estimate of the board as it stands."""
+        return not self.unfinished
 
     @property
     def uncertain_blocks(self) -> list:

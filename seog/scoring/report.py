@@ -31,6 +31,8 @@ def to_dict(score: Score, recorded_result: str | None = None) -> dict:
         "breakdown": {COLOR_NAMES[c]: score.breakdown.get(c, {}) for c in (BLACK, WHITE)},
         "ownership": ["".join({1: "B", -1: "W", 0: "."}[int(v)] for v in row) for row in score.ownership],
         "uncertain": bool(score.uncertain_blocks),
+        "finished": score.finished,
+        "unfinished": score.unfinished or None,
         "notes": list(score.notes),
         "blocks": [
             {

@@ -18,7 +18,7 @@ from scipy import ndimage
 
 from seog.classifiers import model_file
 from seog.classifiers.race import flag_races
-from seog.classifiers.status import BlockStatus, decide
+from seog.classifiers.status import EYE_SHAPE_RULES, BlockStatus, decide
 from seog.features.board import Board, IllegalPosition
 from seog.features.coords import BLACK, WHITE
 from seog.features.sgf import Game
@@ -45,14 +45,18 @@ def default_model():
 def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float | None = None,
                    handicap: int = 0, prisoners: Mapping | None = None,
                    dead: np.ndarray | Iterable[int] | None = None,
-                   overrides: Mapping[int, bool] | None = None, model=DEFAULT) -> Score:
+                   overrides: Mapping[int, bool] | None = None, model=DEFAULT, unfinished: str = "") -> Score:
     """Score a final position.
 
     ``komi``: None for the rules' even-game komi, or 0.5 with a handicap (``Rules.komi_for``);
     ``dead``: the dead stones (bool mask or grid indices) to use instead of deciding them;
     ``overrides``: grid index of any stone of a block -> alive?, applied after deciding (a dead
     one under rules that count every stone raises ``DeadNotCounted``);
-    ``model``: 'default' for the shipped model, None for the static pass and heuristic alone.
+    ``model``: 'default' for the shipped model, None for the static pass and heuristic alone;
+    ``unfinished``: why the caller knows the position is not a finished one (the record's RE),
+    '' when it may be. An unfinished position, or one whose borders turn out open, is decided
+    without the eye-shape rules (``classifiers.status.EYE_SHAPE_RULES``), and its ``Score``
+    says why in ``unfinished``.
     """
     rules = get_rules(rules) if isinstance(rules, str) else rules
     komi = rules.komi_for(handicap) if komi is None else float(komi)
@@ -61,12 +65,46 @@ def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float
     for block in topology.blocks:
         if len(block.liberties) == 0:
             raise IllegalPosition(f"the block at {_vertex(block.points[0], board.size)} has no liberties")
+    model = default_model() if model == DEFAULT else model
     if dead is not None:
         mask = _as_mask(dead, board.size)
         statuses = [BlockStatus(b.id, b.color, b.points, not mask.flat[b.points].any(), "markup")
                     for b in topology.blocks]
     else:
-        statuses = decide(topology, default_model() if model == DEFAULT else model)
+        statuses = decide(topology, model, finished=not unfinished)
+    score = _count(board, topology, statuses, rules, komi, handicap, prisoners, dead, overrides)
+    opened = open_border_notes(board.grid, _read_dame(board.grid, score))
+    if opened and not unfinished:
+        unfinished = "open borders"
+        if dead is None and any(st.source in EYE_SHAPE_RULES for st in statuses):
+            statuses = decide(topology, model, finished=False)
+            score = _count(board, topology, statuses, rules, komi, handicap, prisoners, dead, overrides)
+            opened = open_border_notes(board.grid, _read_dame(board.grid, score))
+    decided = dead is None and model is not None
+    if opened and decided:
+        opened = [opened[0] + NO_EYE_SHAPE_RULES]
+    score.notes = (kept_notes(score.blocks, rules, board.size, "marked dead" if dead is not None else "seog reads as dead")
+                   + opened + unfinished_notes("" if unfinished == "open borders" else unfinished, decided))
+    score.unfinished = unfinished
+    return score
+
+
+NO_EYE_SHAPE_RULES = "; the eye-shape rules did not run, the reader decided the groups alone"
+
+
+def unfinished_notes(unfinished: str, decided: bool) -> list[str]:
+    """The note on a position the record says is not a finished one: the count is an estimate,
+    and (when seog decided the statuses) no eye-shape rule decided them."""
+    if not unfinished:
+        return []
+    rules = NO_EYE_SHAPE_RULES if decided else ""
+    return [f"not a finished position ({unfinished}): the count is an estimate of the board as it stands{rules}"]
+
+
+def _count(board: Board, topology, statuses: list[BlockStatus], rules: Rules, komi: float, handicap: int,
+           prisoners, dead, overrides) -> Score:
+    """The count of ``statuses`` with the caller's overrides applied."""
+    statuses = list(statuses)
     for index, alive in (overrides or {}).items():
         label = topology.block_of.flat[index]
         if not label:
@@ -83,8 +121,6 @@ def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float
     score = count(board.grid, dead_mask, rules, komi, handicap,
                   dict(prisoners) if prisoners else {BLACK: 0, WHITE: 0})
     score.blocks = statuses
-    score.notes = (kept_notes(statuses, rules, board.size, "marked dead" if dead is not None else "seog reads as dead")
-                   + open_border_notes(board.grid, _read_dame(board.grid, score)))
     return score
 
 
@@ -170,7 +206,8 @@ def score_game(game: Game, *, rules: Rules | str | None = None, komi: float | No
                            komi=game.komi if komi is None else komi,
                            handicap=game.handicap, prisoners=game.board.prisoners,
                            dead=game.marked_dead() if use_markup else None,
-                           overrides=overrides, model=model)
+                           overrides=overrides, model=model,
+                           unfinished=unfinished_by_record(game))
     score.notes = game_notes(game, rules_given=rules is not None, komi_given=komi is not None) + score.notes
     return score
 
@@ -179,9 +216,13 @@ def game_notes(game: Game, *, rules_given: bool = False, komi_given: bool = Fals
     """The loader's notes on a game and what its RU became, leaving out what the caller overrode."""
     komi_note = "" if komi_given else game.komi_note
     ru_note = None if rules_given else sgf_rules_note(game.rules)
-    ended = (f"RE[{game.result}]: the game was not decided by a count, so this counts the position "
-             "as it was left" if decided_otherwise(game.result) else "")
-    return [n for n in (game.text_note, komi_note, ru_note, ended) if n]
+    return [n for n in (game.text_note, komi_note, ru_note) if n]
+
+
+def unfinished_by_record(game: Game) -> str:
+    """Why the record says its last position is not a finished one ('' when it may be): a game
+    decided without a count (resignation, time, forfeit, void)."""
+    return f"RE[{game.result}]" if decided_otherwise(game.result) else ""
 
 
 def _as_mask(dead, size: int) -> np.ndarray:

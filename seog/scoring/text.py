@@ -108,7 +108,7 @@ def summary_lines(score: Score, recorded: str | None = None, colour: bool = Fals
         lines.append(f"uncertain: {COLOR_NAMES[blk.color]} block at {index_to_gtp(int(blk.points[0]), size)} "
                      f"({len(blk.points)} stone{'s' if len(blk.points) != 1 else ''}), "
                      f"counted {blk.status}{why}")
-    line = "Result: " + _bold(score.result, colour)
+    line = "Result: " + _bold(score.result, colour) + ("" if score.finished else " (an estimate: not finished)")
     if recorded:
         line += f"   (recorded: {recorded})"
     lines.append(line)

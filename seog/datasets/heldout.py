@@ -1,0 +1,177 @@
+"""A model's whole decision measured on the held-out split, rule by rule; where choices are made.
+
+The positions are those of planes caches (``datasets.planes``) on a held-out side of
+``datasets.split``; the truth is the teacher's (KataGo's) verdict on every block, the sign of its
+mean ownership over the block's stones. For every position the nets read once (``status.read``),
+then the rules run as the product runs them, and again with each rule left out, so that a rule's
+worth is the positions it puts right against those it puts wrong. Flags are measured at several
+margins from the same reading: a position is flagged when any block is within the margin of 0.5,
+or in doubt for another reason (the cascade's margin, a race, a rule against a sure reader).
+
+    python -m seog.datasets.heldout --model seog/models/default.npz \\
+        --planes cache/planes-more.npz cache/planes-train.npz [--side hash] [--out runs/heldout.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+MARGINS = (0.3, 0.35, 0.4, 0.45, 0.48)
+
+
+def teacher_alive(topology, owner: np.ndarray) -> np.ndarray:
+    """Per block: does the teacher's mean ownership over its stones have the block's own sign?"""
+    block_of = topology.block_of.ravel()
+    stone = block_of > 0
+    colors = topology.grid.ravel()[stone]
+    sums = np.bincount(block_of[stone] - 1, owner.ravel()[stone] * colors, minlength=len(topology.blocks))
+    return sums > 0
+
+
+def board_of(planes: np.ndarray) -> np.ndarray:
+    """The position a canvas of planes holds: +1 Black, -1 White, 0 empty, cut to its board."""
+    n = int(round(float(planes[3].sum()) ** 0.5))
+    return (planes[0, :n, :n].astype(np.int8) - planes[1, :n, :n].astype(np.int8))
+
+
+@dataclass
+class Tally:
+    """Counts over a set of positions for one way of deciding."""
+
+    positions: int = 0
+    blocks: int = 0
+    wrong_blocks: int = 0
+    wrong_positions: int = 0
+    wrong_stones: int = 0
+
+    def add(self, alive: np.ndarray, truth: np.ndarray, sizes: np.ndarray) -> bool:
+        wrong = alive != truth
+        self.positions += 1
+        self.blocks += len(truth)
+        self.wrong_blocks += int(wrong.sum())
+        self.wrong_stones += int(sizes[wrong].sum())
+        self.wrong_positions += int(wrong.any())
+        return bool(wrong.any())
+
+    def figures(self) -> dict:
+        return {"positions": self.positions, "positions_all_right": round(1 - self.wrong_positions / max(self.positions, 1), 5),
+                "wrong_positions": self.wrong_positions, "blocks_right": round(1 - self.wrong_blocks / max(self.blocks, 1), 6),
+                "wrong_stones": self.wrong_stones}
+
+
+@dataclass
+class Subset:
+    """Every way of deciding measured on one subset, and each rule's positions fixed and broken."""
+
+    ways: dict = field(default_factory=dict)
+    fixed: dict = field(default_factory=dict)
+    broken: dict = field(default_factory=dict)
+    doubt: list = field(default_factory=list)  # (closest |p - 0.5|, other doubt, wrong) per position
+
+    def tally(self, way: str) -> Tally:
+        return self.ways.setdefault(way, Tally())
+
+
+def measure(model, planes, ownership, rows, finished, log=None) -> dict:
+    """The decision of ``model`` on the positions ``rows`` of the arrays, finished and unfinished apart."""
+    from seog.classifiers.status import EYE_SHAPE_RULES, apply_rules, later_passes, read
+    from seog.features.topology import analyze
+
+    names = [name for name, _ in later_passes()]
+    subsets = {"finished": Subset(), "unfinished": Subset()}
+    start = time.perf_counter()
+    for i, row in enumerate(rows):
+        grid = board_of(planes[row])
+        n = grid.shape[0]
+        topology = analyze(grid)
+        if not topology.blocks:
+            continue
+        truth = teacher_alive(topology, ownership[row, :n, :n].astype(np.float32))
+        sizes = np.array([len(b.points) for b in topology.blocks])
+        done = bool(finished[row])
+        sub = subsets["finished" if done else "unfinished"]
+        reading = read(topology, model)
+
+        def alive_of(statuses):
+            return np.array([statuses[b.id].alive for b in topology.blocks])
+
+        sub.tally("nets").add(alive_of(apply_rules(topology, reading, False)), truth, sizes)
+        product = apply_rules(topology, reading, True, None, done)
+        product_wrong = sub.tally("product").add(alive_of(product), truth, sizes)
+        if not done:  # the eye-shape rules on an unfinished board, as they ran before
+            sub.tally("product, eye-shape rules too").add(alive_of(apply_rules(topology, reading, True, None, True)),
+                                                          truth, sizes)
+        for name in names:
+            if not done and name in EYE_SHAPE_RULES:
+                continue
+            without = apply_rules(topology, reading, True, [m for m in names if m != name], done)
+            wrong_without = sub.tally(f"without {name}").add(alive_of(without), truth, sizes)
+            sub.fixed[name] = sub.fixed.get(name, 0) + int(wrong_without and not product_wrong)
+            sub.broken[name] = sub.broken.get(name, 0) + int(product_wrong and not wrong_without)
+        ps = [abs(st.p_alive - 0.5) for st in reading.values() if st.p_alive is not None and st.source != "benson"]
+        other = any(st.doubt in ("race", "rule") for st in product.values()) or any(
+            st.doubt == "model" and abs(st.p_alive - 0.5) >= 0.5 for st in product.values() if st.p_alive is not None)
+        cascade_doubt = any(st.doubt == "model" for st in product.values())
+        sub.doubt.append((min(ps) if ps else 0.5, bool(other), cascade_doubt, product_wrong))
+        if log and (i + 1) % 500 == 0:
+            log(f"  {i + 1} of {len(rows)} positions, {time.perf_counter() - start:.0f} s")
+    return {name: report(sub) for name, sub in subsets.items() if sub.ways}
+
+
+def report(sub: Subset) -> dict:
+    """A subset's figures: every way of deciding, each rule's positions fixed and broken, flags."""
+    doubt = np.array(sub.doubt, dtype=float).reshape(-1, 4)
+    wrong = doubt[:, 3] > 0
+    flags = {}
+    for margin in MARGINS:
+        flagged = (doubt[:, 0] < margin) | (doubt[:, 1] > 0)
+        flags[str(margin)] = {"flagged": round(float(flagged.mean()), 4),
+                              "wrong_flagged": round(float((flagged & wrong).sum() / max(wrong.sum(), 1)), 4)}
+    flagged = doubt[:, 2] > 0 if len(doubt) else np.zeros(0, bool)
+    flags["as shipped"] = {"flagged": round(float(flagged.mean()), 4) if len(doubt) else 0.0,
+                           "wrong_flagged": round(float((flagged & wrong).sum() / max(wrong.sum(), 1)), 4)}
+    return {"ways": {way: t.figures() for way, t in sub.ways.items()},
+            "rules": {name: {"fixed": sub.fixed[name], "broken": sub.broken[name]} for name in sub.fixed},
+            "flags": flags}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m seog.datasets.heldout", description=__doc__.splitlines()[0])
+    p.add_argument("--model", default="seog/models/default.npz")
+    p.add_argument("--planes", nargs="+", required=True, help="planes caches (a game in two is taken from the first)")
+    p.add_argument("--side", choices=["hash", "year"], default="hash", help="which held-out side (default: hash)")
+    p.add_argument("--limit", type=int, help="measure only the first N positions of the side")
+    p.add_argument("--out", help="write the figures to this JSON file")
+    args = p.parse_args(argv)
+    from seog.classifiers import model_file
+
+    model = model_file.load(args.model)
+    parts, seen = [], set()
+    for path in args.planes:
+        data = np.load(path)
+        keep = np.array([g not in seen for g in data["game"]], dtype=bool) & (data["split"] == args.side)
+        seen.update(data["game"].tolist())
+        parts.append({k: data[k][keep] for k in ("planes", "ownership", "finished")})
+    planes = np.concatenate([q["planes"] for q in parts])
+    ownership = np.concatenate([q["ownership"] for q in parts])
+    finished = np.concatenate([q["finished"] for q in parts])
+    rows = np.arange(len(planes))[: args.limit]
+    print(f"{args.model}: {len(rows)} positions of the {args.side} side", file=sys.stderr)
+    figures = {"model": args.model, "side": args.side,
+               **measure(model, planes, ownership, rows, finished, log=lambda m: print(m, file=sys.stderr))}
+    text = json.dumps(figures, indent=1)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

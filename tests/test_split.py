@@ -1,0 +1,83 @@
+"""The held-out split of the training archives: fixed by a game's id, the same in every archive."""
+
+import gzip
+import io
+import json
+import tarfile
+
+import numpy as np
+
+from seog.classifiers import model_file
+from seog.classifiers.refiner import N_INPUTS
+from seog.datasets.split import HELD_OUT_YEAR, game_id, split_of
+
+
+def test_a_game_in_two_archives_falls_on_the_same_side():
+    for gid in (f"2006-03-{d:02d}-{k}" for d in range(1, 29) for k in range(1, 6)):
+        assert split_of(f"kgs-19-2006__{gid}") == split_of(f"2006__{gid}") == split_of(f"kgs-6d-more/2006__{gid}.sgf")
+    assert game_id("KGS2001__2000-10-16-1") == game_id("2001__2000-10-16-1") == "2000-10-16-1"
+
+
+def test_one_game_in_ten_is_held_out_by_hash_and_the_held_out_year_whole():
+    sides = [split_of(f"2003__2003-{m:02d}-{d:02d}-{k}") for m in range(1, 13) for d in range(1, 29) for k in (1, 2, 3)]
+    share = sides.count("hash") / len(sides)
+    assert 0.08 < share < 0.12 and sides.count("year") == 0
+    assert {split_of(f"kgs-19-{HELD_OUT_YEAR}__{HELD_OUT_YEAR}-05-{d:02d}-1") for d in range(1, 29)} == {"year"}
+
+
+def _sgf(moves: str, result: str) -> bytes:
+    return f"(;GM[1]FF[4]SZ[19]KM[6.5]RE[{result}]{moves})".encode()
+
+
+def test_planes_cache_from_an_archive_and_its_ownership_file(tmp_path):
+    """Each game of the tar whose name the ownership file lists becomes one position, with its
+    result, its split and whether it was finished; a game the file does not list is left out."""
+    from seog.datasets import planes as cache
+    archive = tmp_path / "games.tar.xz"
+    games = {"2001__2001-01-01-1": _sgf(";B[dd];W[pp];B[dp];W[pd]", "W+Resign"),
+             "2001__2001-01-01-2": _sgf(";B[dd];W[pp];B[];W[]", "B+3.50"),
+             "2001__2001-01-01-3": _sgf(";B[aa]", "B+R")}
+    with tarfile.open(archive, "w:xz") as tar:
+        for name, data in games.items():
+            info = tarfile.TarInfo(f"more/{name}.sgf")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    owner = np.zeros((2, 361), dtype=np.int8)
+    owner[0, 3 * 19 + 3] = 90
+    labels = tmp_path / "labels.npz"
+    np.savez(labels, names=np.array(["2001__2001-01-01-1", "2001__2001-01-01-2"]), ownership=owner)
+    out = tmp_path / "planes.npz"
+    meta = cache.build(None, model_file.DEFAULT_MODEL, out, archive=(archive, labels))
+    data = np.load(out)
+    assert meta["games"] == 2 and data["planes"].shape == (2, N_INPUTS, 19, 19)
+    assert data["names"].tolist() == ["2001__2001-01-01-1", "2001__2001-01-01-2"]
+    assert data["finished"].tolist() == [False, True] and data["results"].tolist() == ["W+Resign", "B+3.50"]
+    assert data["planes"][0, 0, 3, 3] == 1 and data["planes"][0, 1, 15, 15] == 1  # B at D16, W at Q4
+    assert data["ownership"][0, 3, 3] == 90
+
+
+def test_held_out_measure_counts_a_teacher_that_disagrees(tmp_path):
+    """The held-out measure reads the board from the planes and the truth from the ownership:
+    a lone stone the teacher gives to its opponent is a wrong block when the model keeps it."""
+    from seog.datasets import planes as cache
+    from seog.datasets.heldout import measure
+    rows = ["." * 19] * 19
+    rows = [r[:3] + "X" + r[4:] if i == 3 else r for i, r in enumerate(rows)]
+    record = {"name": "kgs__2001-01-01-9", "size": 19, "final_board": rows, "ownership": [-80] * 361,
+              "result": "W+0.5", "katago_dead": []}
+    teacher = tmp_path / "t.jsonl.gz"
+    with gzip.open(teacher, "wt") as fh:
+        fh.write(json.dumps(record) + "\n")
+    out = tmp_path / "planes.npz"
+    cache.build(teacher, model_file.DEFAULT_MODEL, out)
+    data = np.load(out)
+    from seog.classifiers.status import decide
+    from seog.features.board import Board
+    from seog.features.topology import analyze
+    model = model_file.load_default()
+    figures = measure(model, data["planes"], data["ownership"], [0], data["finished"])
+    [status] = decide(analyze(Board.from_rows(rows).grid), model)
+    product = figures["finished"]["ways"]["product"]
+    assert product["positions"] == 1 and product["wrong_positions"] == int(status.alive)
+    assert product["wrong_stones"] == int(status.alive)
+    assert set(figures["finished"]["rules"]) == {"reading", "big-eye", "eyespace", "seki", "eyes"}

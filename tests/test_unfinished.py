@@ -1,0 +1,111 @@
+"""Positions that are not finished (a resignation, a time loss, open borders): the reader decides
+them alone, no eye-shape rule runs, and the answer says the count is an estimate."""
+
+import numpy as np
+import pytest
+from conftest import board, shared_dir
+
+from seog.classifiers import model_file
+from seog.classifiers.status import EYE_SHAPE_RULES, SURE, BlockStatus, decide, flag_sure_turned
+from seog.features import sgf
+from seog.features.coords import gtp_to_index
+from seog.features.topology import analyze
+from seog.scoring.report import to_dict
+from seog.scoring.score import score_game, score_position
+from seog.scoring.text import summary_lines
+
+
+def test_resigned_19x19_game_is_counted_as_an_estimate_without_eye_shape_rules():
+    """White resigned at move 177 with groups still open; the eye-shape rule used to kill 16
+    white blocks there (B+353). The answer now says the position is unfinished and why."""
+    game = sgf.load(shared_dir("cases") / "gnugo-19x19-resigned-move-177.sgf")
+    score = score_game(game)
+    assert not score.finished and score.unfinished == "RE[B+R]"
+    assert not any(st.source in EYE_SHAPE_RULES for st in score.blocks)
+    assert any("not a finished position (RE[B+R])" in note for note in score.notes)
+    answer = to_dict(score, game.recorded)
+    assert answer["finished"] is False and answer["unfinished"] == "RE[B+R]"
+    assert "estimate" in summary_lines(score, game.recorded)[-1]
+    assert abs(score.margin) < 200  # the count of a board as it stands, not of a white side wiped out
+
+
+def test_the_same_board_counted_as_finished_may_use_every_rule():
+    """The eye-shape rules are held back by the record's RE, not by the board: given as a finished
+    position (a JSON board, no RE), the same stones are read with every rule (open borders then
+    make it unfinished again, and the rules are held back after all)."""
+    game = sgf.load(shared_dir("cases") / "gnugo-19x19-resigned-move-177.sgf")
+    score = score_position(game.board, rules="japanese", komi=7)
+    assert score.unfinished in ("", "open borders")
+    if score.unfinished:
+        assert not any(st.source in EYE_SHAPE_RULES for st in score.blocks)
+
+
+def test_living_9x9_group_is_alive_or_flagged():
+    """GNU Go against GNU Go: the white group D9-E9-E8-E7-E6-F6 lives (owl_attack D9 is 0) and
+    the board is B+4; the nets read it alive. It must be counted alive, or flagged."""
+    game = sgf.load(shared_dir("cases") / "gnugo-9x9-living-group-called-dead.sgf")
+    score = score_game(game)
+    block = next(st for st in score.blocks if gtp_to_index("D9", 9) in st.points.tolist())
+    assert block.alive or block.uncertain
+    if block.alive:
+        assert score.result == "B+4"
+
+
+def test_open_board_is_unfinished_and_skips_the_eye_shape_rules():
+    """A 9x9 board with two small walls and open space between: not a finished position."""
+    position = board("""
+        . . X . . . O . .
+        . . X . . . O . .
+        X X X . . . O O O
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O O O . . . X X X
+        . . O . . . X . .
+        . . O . . . X . .
+    """)
+    score = score_position(position, rules="japanese")
+    assert not score.finished and score.unfinished == "open borders"
+    assert not any(st.source in EYE_SHAPE_RULES for st in score.blocks)
+    assert to_dict(score)["finished"] is False
+
+
+def test_finished_game_says_finished():
+    position = board("""
+        . X O .
+        . X O .
+        . X O .
+        . X O .
+    """)
+    score = score_position(position, rules="chinese", komi=0)
+    assert score.finished and score.unfinished == "" and to_dict(score)["unfinished"] is None
+
+
+def _status(b, alive, source, p):
+    return BlockStatus(b, 1, np.array([b]), alive, source, p)
+
+
+def test_a_rule_that_turns_a_block_the_reader_is_sure_of_flags_it():
+    read = {0: _status(0, True, "refiner", SURE + 0.01), 1: _status(1, True, "refiner", 0.7),
+            2: _status(2, False, "refiner", 1 - SURE)}
+    ruled = {0: _status(0, False, "eyespace", SURE + 0.01), 1: _status(1, False, "eyespace", 0.7),
+             2: _status(2, False, "refiner", 1 - SURE)}
+    out = flag_sure_turned(read, ruled)
+    assert out[0].doubt == "rule" and "eyespace rule turned" in out[0].why_uncertain
+    assert out[1].doubt == "" and out[2].doubt == ""
+
+
+def test_decide_on_an_unfinished_position_runs_no_eye_shape_rule():
+    """The resigned game's board decided as finished and as unfinished: only the eye-shape rules'
+    verdicts differ, and none of them is left when unfinished."""
+    game = sgf.load(shared_dir("cases") / "gnugo-19x19-resigned-move-177.sgf")
+    model = model_file.load_default()
+    if model is None:
+        pytest.skip("no shipped model")
+    topology = analyze(game.board.grid)
+    unfinished = decide(topology, model, finished=False)
+    assert not any(st.source in EYE_SHAPE_RULES for st in unfinished)
+    finished = decide(topology, model, finished=True)
+    for a, b in zip(finished, unfinished):
+        if a.alive != b.alive:
+            assert a.source in EYE_SHAPE_RULES or a.source in ("seki", "capturers-dead", "reading")
