@@ -204,31 +204,40 @@ def _example_9x9():
 
 
 def test_a_doubtful_dead_neighbour_does_not_break_a_seki():
-    # In our 9x9 seki example the nets wrongly call Black's wall at C9 dead, with doubt. Counting
-    # its points as room for White's D9 would end the seki and kill Black's F9; it is not counted.
-    from seog.classifiers.status import later_passes
+    # In our 9x9 seki example, were Black's wall at C9 called dead with doubt, counting its points
+    # as room for White's D9 would end the seki and kill Black's F9; they are not counted.
     from seog.scoring.score import default_model
 
     topo = analyze(_example_9x9().board.grid)
-    statuses = decide(topo, default_model(), passes=[name for name, _ in later_passes() if name != "big-eye"])
-    wall, f9 = statuses[at(topo, 0, 2).id], statuses[at(topo, 0, 5).id]
-    assert not wall.alive and wall.uncertain
-    assert f9.source != "eyespace" and f9.alive
+    read = {st.block: st for st in decide(topo, default_model(), passes=())}
+    wall, f9 = at(topo, 0, 2).id, at(topo, 0, 5).id
+    assert read[f9].alive
+    read[wall] = read[wall].turned(False, "refiner").doubted("model")
+    out = eyeless_dead(topo, read)
+    assert out[f9].source != "eyespace" and out[f9].alive
+    read[wall] = read[wall].doubted("")  # the same wall dead beyond doubt: its points are D9's room
+    assert eyeless_dead(topo, read)[f9].source == "eyespace"
 
 
 def test_the_wall_of_our_9x9_example_lives_by_its_big_eye():
     # The wall encloses the 27 empty points of the left side and White's lone stone at B4: the
-    # big-eye rule makes it alive and B4 dead, and the count is the recorded B+0.5.
-    from seog.scoring.score import score_position
+    # shipped model counts the wall alive and B4 dead, the recorded B+0.5; were the wall called
+    # dead, the big-eye rule would make it alive and B4 dead.
+    from seog.scoring.score import default_model, score_position
 
     game = _example_9x9()
     score = score_position(game.board, rules=game.rules, komi=game.komi)
     topo = analyze(game.board.grid)
     by_block = {s.block: s for s in score.blocks}
-    wall, b4 = by_block[at(topo, 0, 2).id], by_block[at(topo, 5, 1).id]
-    assert wall.alive and wall.source == "big-eye"
-    assert not b4.alive and b4.source == "big-eye"
+    wall, b4 = at(topo, 0, 2).id, at(topo, 5, 1).id
+    assert by_block[wall].alive and not by_block[b4].alive
     assert score.result == game.result == "B+0.5"
+    read = {st.block: st for st in decide(topo, default_model(), passes=())}
+    read[wall] = read[wall].turned(False, "refiner")
+    read[b4] = read[b4].turned(True, "refiner")
+    out = big_eye_alive(topo, read)
+    assert out[wall].alive and out[wall].source == "big-eye"
+    assert not out[b4].alive and out[b4].source == "big-eye"
 
 
 # Black's eight stones wall off the top-left corner: nine points, White's lone stone on B8 inside.
@@ -285,10 +294,16 @@ def test_stones_on_an_open_board_take_no_one():
 
 
 def test_three_stones_the_refiner_calls_alive_in_a_big_eye_of_a_real_game_are_dead():
-    # White's three stones on the top edge in Black's area (the eye-space rule took them before)
+    # White's three stones on the top edge in Black's area: dead for the players; called alive
+    # there, the big-eye rule takes them.
     topo, truth, statuses = decided_game("kgs-2017-q1", "2017-01-16-19")
-    taken = [s for s in statuses if s.source == "big-eye"]
-    assert [len(s.points) for s in taken] == [3] and not taken[0].alive and not truth[taken[0].block]
+    three = [s for s in statuses if len(s.points) == 3 and s.color == -1 and not truth[s.block]]
+    assert three and not any(s.alive for s in three)
+    read = {st.block: st for st in statuses}
+    for s in three:
+        read[s.block] = s.turned(True, "refiner")
+    out = big_eye_alive(topo, read)
+    assert any(not out[s.block].alive and out[s.block].source == "big-eye" for s in three)
 
 
 def test_six_empty_points_may_be_killed_and_four_stones_may_live():

@@ -125,15 +125,17 @@ def test_threads_scoring_at_once_get_their_own_answers():
             assert all(np.array_equal(a, b) for a, b in zip(alone, together))
 
 
-@pytest.mark.parametrize("global_pool", [False, True])
-def test_numpy_refiner_equals_the_torch_net_on_a_real_position(global_pool):
+@pytest.mark.parametrize("global_pool,finished", [(False, None), (True, None), (True, 0.0), (True, 1.0)])
+def test_numpy_refiner_equals_the_torch_net_on_a_real_position(global_pool, finished):
     torch = pytest.importorskip("torch")
     from seog.classifiers.train_refiner import RefinerNet, to_refiner
     torch.manual_seed(3)
-    net = RefinerNet(channels=8, layers=2, global_pool=global_pool).eval()
+    net = RefinerNet(channels=8, layers=2, global_pool=global_pool, finished_plane=finished is not None).eval()
     topo = analyze(board(POSITION).grid)
     statuses = {st.block: st for st in decide(topo)}
     x = inputs(topo, statuses)
+    if finished is not None:
+        x = np.concatenate([x, np.full((1,) + x.shape[1:], finished, dtype=np.float32)])
     seg, n = segments(topo)
     with torch.no_grad():
         want = net(torch.tensor(x)[None], torch.tensor(seg)[None])[0].numpy()
@@ -352,3 +354,43 @@ def test_the_cascade_reads_every_block_the_same_on_a_turned_or_colour_swapped_bo
     for turns, mirror, swap in np.ndindex(4, 2, 2):
         turned = _turned(grid, turns, mirror) * (-1 if swap else 1)
         assert np.allclose(_cascade_p(turned), _turned(p, turns, mirror), rtol=0, atol=1e-9), (turns, mirror, swap)
+
+
+def test_a_refiner_that_reads_the_finished_plane_is_told_whether_the_game_ended():
+    """The same board read as finished and as unfinished: the plane is all ones or all zeros, and
+    the symmetric mean (16 passes) swaps colours without touching it."""
+    torch = pytest.importorskip("torch")
+    from seog.classifiers.refiner import refine, symmetric_ownership
+    from seog.classifiers.train_refiner import RefinerNet, to_refiner
+    torch.manual_seed(4)
+    refiner = to_refiner(RefinerNet(channels=8, layers=2, finished_plane=True).eval())
+    assert refiner.reads_finished
+    topo = analyze(board(POSITION).grid)
+    statuses = {st.block: st for st in decide(topo)}
+    ended = refine(topo, statuses, refiner, 0.5, finished=True)   # margin 0.5: every block takes the mean
+    left = refine(topo, statuses, refiner, 0.5, finished=False)
+    assert any(ended[b].p_alive != left[b].p_alive for b in ended)
+    x = inputs(topo, statuses)
+    seg, n = segments(topo)
+    for value in (0.0, 1.0):
+        planes = np.concatenate([x, np.full((1,) + x.shape[1:], value, dtype=np.float32)])
+        mean = symmetric_ownership(refiner, planes, seg, n)
+        swapped = planes[[1, 0] + list(range(2, len(planes)))]
+        swapped[10], swapped[11] = planes[11], planes[10]
+        assert np.allclose(symmetric_ownership(refiner, swapped, seg, n), -mean, atol=1e-5)
+
+
+def test_calibration_keeps_every_verdict_on_its_side_and_travels_in_the_model_file(tmp_path):
+    from seog.classifiers import choices
+    from seog.classifiers.refiner import calibrated
+    p = np.array([0.02, 0.3, 0.5, 0.7, 0.98])
+    sharper = calibrated(p, 2.0)
+    assert np.array_equal(calibrated(p, 1.0), p)
+    assert np.array_equal(sharper > 0.5, p > 0.5) and sharper[2] == 0.5
+    assert sharper[0] < p[0] and sharper[-1] > p[-1] and np.allclose(sharper, 1 - sharper[::-1])
+    model = model_file.load_default()
+    if model.refiner is None:
+        pytest.skip("the shipped model has no refiner")
+    path = tmp_path / "m.npz"
+    model_file.save(path, choices.apply(model, calibration=1.5))
+    assert model_file.load(path).refiner.calibration == 1.5

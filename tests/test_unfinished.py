@@ -3,8 +3,8 @@ them alone, no eye-shape rule runs, and the answer says the count is an estimate
 
 import numpy as np
 import pytest
-from conftest import board, shared_dir
 
+from conftest import board, shared_dir
 from seog.classifiers import model_file
 from seog.classifiers.status import EYE_SHAPE_RULES, SURE, BlockStatus, decide, flag_sure_turned
 from seog.features import sgf
@@ -96,8 +96,8 @@ def test_a_rule_that_turns_a_block_the_reader_is_sure_of_flags_it():
 
 
 def test_decide_on_an_unfinished_position_runs_no_eye_shape_rule():
-    """The resigned game's board decided as finished and as unfinished: only the eye-shape rules'
-    verdicts differ, and none of them is left when unfinished."""
+    """The resigned game's board decided as finished and as unfinished: no eye-shape rule decides
+    a block when unfinished, and a reader that takes the finished plane reads the two apart."""
     game = sgf.load(shared_dir("cases") / "gnugo-19x19-resigned-move-177.sgf")
     model = model_file.load_default()
     if model is None:
@@ -106,6 +106,41 @@ def test_decide_on_an_unfinished_position_runs_no_eye_shape_rule():
     unfinished = decide(topology, model, finished=False)
     assert not any(st.source in EYE_SHAPE_RULES for st in unfinished)
     finished = decide(topology, model, finished=True)
-    for a, b in zip(finished, unfinished):
-        if a.alive != b.alive:
-            assert a.source in EYE_SHAPE_RULES or a.source in ("seki", "capturers-dead", "reading")
+    if model.refiner is not None and model.refiner.reads_finished:
+        assert any(a.p_alive != b.p_alive for a, b in zip(finished, unfinished))
+    else:
+        assert all(a.alive == b.alive or a.source in EYE_SHAPE_RULES for a, b in zip(finished, unfinished))
+
+
+def test_a_model_runs_only_the_rules_it_keeps(tmp_path):
+    """The rules after the nets travel with the model (its meta's ``rules``): a model that keeps
+    none reads the 9x9 case's living group as its nets do; one that keeps the eye-space rule lets
+    that rule decide it, flagged when it turns the reader's sure verdict."""
+    from seog.classifiers import choices
+    game = sgf.load(shared_dir("cases") / "gnugo-9x9-living-group-called-dead.sgf")
+    topology = analyze(game.board.grid)
+    d9 = int(topology.block_of.flat[gtp_to_index("D9", 9)]) - 1
+    model = model_file.load_default()
+    path = tmp_path / "none.npz"
+    model_file.save(path, choices.apply(model, rules=[]))
+    bare = model_file.load(path)
+    assert bare.meta["rules"] == []
+    nets = decide(topology, bare)[d9]
+    assert nets.source == "refiner"
+    ruled = decide(topology, choices.apply(model_file.load_default(), rules=["eyespace"]))[d9]
+    if ruled.alive != nets.alive:
+        assert ruled.source == "eyespace" and (ruled.uncertain or abs(nets.p_alive - 0.5) < SURE - 0.5)
+    with pytest.raises(ValueError, match="unknown rules"):
+        choices.apply(model, rules=["ko"])
+
+
+def test_the_api_answers_a_block_a_rule_turned_against_a_sure_reader():
+    """The 9x9 case through the REST API: every block's doubt is one the schema knows."""
+    pytest.importorskip("httpx")
+    from fastapi.testclient import TestClient
+
+    from seog.api.http import create_app
+    data = (shared_dir("cases") / "gnugo-9x9-living-group-called-dead.sgf").read_text()
+    answer = TestClient(create_app()).post("/v1/score", json={"sgf": data})
+    assert answer.status_code == 200, answer.text
+    assert {b["doubt"] for b in answer.json()["blocks"]} <= {None, "model", "race", "rule"}

@@ -113,14 +113,14 @@ class Block(BaseModel):
         description="what seog reads (or the marks, or the caller), whatever the rules: the same as status, except "
                     "under rules that count every stone as it stands (tromp-taylor), where a block read dead is "
                     "counted alive (status 'alive', read_status 'dead'): the players should have captured it")
-    source: str = Field(description=f"what decided it: {SOURCES} (README: 'Scoring a game')")
+    source: str = Field(description=f"what decided it: {SOURCES} (docs/json.md)")
     p_alive: float | None = Field(description="the model's probability that the block is alive (null where a "
                                               "rule settled it alone: benson, atari, markup)")
     uncertain: bool = Field(description="the verdict is in doubt: ask the players to confirm")
-    doubt: Literal["model", "race"] | None = Field(
-        None, description="why it is in doubt: 'model' (its probability is near 0.5) or 'race' (a liberty race "
+    doubt: Literal["model", "race", "rule"] | None = Field(
+        None, description="why it is in doubt: 'model' (its probability is near 0.5), 'race' (a liberty race "
                           "with one neighbouring group that its capturer may not win: seki, or a capture the "
-                          "other way)")
+                          "other way) or 'rule' (a rule after the nets turned a verdict the reader was sure of)")
 
 
 class Points(BaseModel):

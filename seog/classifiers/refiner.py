@@ -30,8 +30,13 @@ from seog.features.planes import COLOR_SWAP, PLANES, segments, static_planes, st
 from seog.features.topology import Topology
 
 N_INPUTS = len(PLANES) + 1  # the board planes and the cascade's status plane
-# The input planes of the colour-swapped position: the status plane is each block's own p_alive, colour-blind.
-SWAP_INPUTS = np.array(COLOR_SWAP + [N_INPUTS - 1])
+# A refiner may take one more plane, 1 on every point of a finished position and 0 on an
+# unfinished one (a resignation, a time loss, open borders), so that it reads a finished board
+# as players count it and an unfinished one as a forecast.
+FINISHED_PLANE = N_INPUTS
+# The input planes of the colour-swapped position: the status plane is each block's own p_alive,
+# colour-blind, and so is the finished plane.
+SWAP_INPUTS = np.array(COLOR_SWAP + [N_INPUTS - 1, FINISHED_PLANE])
 # (quarter turns, mirrored) of the 8 symmetries of a square board
 SYMMETRIES = tuple((turns, mirror) for turns in range(4) for mirror in (False, True))
 
@@ -40,7 +45,9 @@ SYMMETRIES = tuple((turns, mirror) for turns in range(4) for mirror in (False, T
 class Refiner:
     """Weights as torch stores them: ``stem_w`` ``(C, N_INPUTS, k, k)``; per layer ``conv_w[l]``
     ``(C, C, 3, 3)``, ``pool_w[l]`` ``(C, C)`` with their biases, and ``glob_w[l]`` ``(C, C)``
-    when the net pools the whole board (an empty list when it does not); ``head_w`` ``(C,)``, ``head_b``."""
+    when the net pools the whole board (an empty list when it does not); ``head_w`` ``(C,)``, ``head_b``;
+    ``calibration``, the factor on the logit of a block's raw probability that makes it calibrated
+    (1: none; it keeps every verdict's side)."""
 
     stem_w: np.ndarray
     stem_b: np.ndarray
@@ -51,11 +58,13 @@ class Refiner:
     head_w: np.ndarray
     head_b: float
     glob_w: list[np.ndarray] = field(default_factory=list)
+    calibration: float = 1.0  # p_alive = sigmoid(calibration * logit(raw p)): fitted on held-out blocks
 
     def __post_init__(self):
         c = self.stem_w.shape[0]
-        if self.stem_w.ndim != 4 or self.stem_w.shape[1] != N_INPUTS:
-            raise ValueError(f"the refiner's first layer takes {self.stem_w.shape[1:2]} planes, expected {N_INPUTS}")
+        if self.stem_w.ndim != 4 or self.stem_w.shape[1] not in (N_INPUTS, N_INPUTS + 1):
+            raise ValueError(f"the refiner's first layer takes {self.stem_w.shape[1:2]} planes, "
+                             f"expected {N_INPUTS} or {N_INPUTS + 1}")
         for w, b, pw, pb in zip(self.conv_w, self.conv_b, self.pool_w, self.pool_b):
             if w.shape != (c, c, 3, 3) or b.shape != (c,) or pw.shape != (c, c) or pb.shape != (c,):
                 raise ValueError(f"a refiner layer does not match {c} channels")
@@ -71,6 +80,11 @@ class Refiner:
         return _Prepared.of(self)
 
     @property
+    def reads_finished(self) -> bool:
+        """Does the net take the finished plane (``FINISHED_PLANE``)?"""
+        return self.stem_w.shape[1] == N_INPUTS + 1
+
+    @property
     def channels(self) -> int:
         return int(self.stem_w.shape[0])
 
@@ -81,7 +95,7 @@ class Refiner:
     def arrays(self) -> dict[str, np.ndarray]:
         """The weights as named float32 arrays, for a model file."""
         out = {"stem_w": self.stem_w, "stem_b": self.stem_b, "head_w": self.head_w,
-               "head_b": np.array([self.head_b])}
+               "head_b": np.array([self.head_b]), "calibration": np.array([self.calibration])}
         for k in range(self.layers):
             out.update({f"conv{k}_w": self.conv_w[k], f"conv{k}_b": self.conv_b[k],
                         f"pool{k}_w": self.pool_w[k], f"pool{k}_b": self.pool_b[k]})
@@ -95,7 +109,8 @@ class Refiner:
         return cls(f["stem_w"], f["stem_b"], [f[f"conv{k}_w"] for k in range(layers)],
                    [f[f"conv{k}_b"] for k in range(layers)], [f[f"pool{k}_w"] for k in range(layers)],
                    [f[f"pool{k}_b"] for k in range(layers)], f["head_w"], float(f["head_b"][0]),
-                   [f[f"glob{k}_w"] for k in range(layers)] if "glob0_w" in f else [])
+                   [f[f"glob{k}_w"] for k in range(layers)] if "glob0_w" in f else [],
+                   float(f["calibration"][0]) if "calibration" in f else 1.0)
 
 
 def _taps(w: np.ndarray) -> list[np.ndarray]:
@@ -311,7 +326,7 @@ def symmetric_ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarra
         for i, (turns, mirror) in enumerate(SYMMETRIES):
             turned, turned_segment = turn(planes, turns, mirror), turn(segment, turns, mirror)
             terms[2 * i] = _unturn(_ownership(refiner, turned, turned_segment, n_segments), turns, mirror)
-            swapped = _ownership(refiner, turned[SWAP_INPUTS], turned_segment, n_segments)
+            swapped = _ownership(refiner, turned[SWAP_INPUTS[:len(planes)]], turned_segment, n_segments)
             terms[2 * i + 1] = _unturn(np.negative(swapped, out=swapped), turns, mirror)
     terms.sort(axis=0)
     return (terms.sum(axis=0, dtype=np.float64) / len(terms)).astype(np.float32)
@@ -328,6 +343,15 @@ def _p_alive(status: BlockStatus) -> float:
     return status.p_alive if status.p_alive is not None else float(status.alive)
 
 
+def calibrated(p: np.ndarray, factor: float) -> np.ndarray:
+    """``p`` with its logit multiplied by ``factor`` (temperature scaling): the same side of 0.5,
+    nearer 0 or 1 for a factor above 1."""
+    if factor == 1.0:
+        return p
+    q = np.clip(p, 1e-7, 1 - 1e-7)
+    return 1.0 / (1.0 + np.exp(-factor * np.log(q / (1 - q))))
+
+
 def block_p_alive(topology: Topology, owner: np.ndarray) -> np.ndarray:
     """Per block: the mean predicted ownership over its stones, from its own side, mapped to [0, 1]."""
     block_of = topology.block_of.ravel()
@@ -339,7 +363,7 @@ def block_p_alive(topology: Topology, owner: np.ndarray) -> np.ndarray:
 
 
 def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refiner,
-           margin: float) -> dict[int, BlockStatus]:
+           margin: float, finished: bool = True) -> dict[int, BlockStatus]:
     """Every block's status after the refiner has read the board with the cascade's verdicts.
 
     Blocks that are unconditionally alive stay alive; every other block takes the refiner's
@@ -351,11 +375,13 @@ def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refine
     """
     seg, n_segments = segments(topology)
     x = inputs(topology, statuses)
-    once = block_p_alive(topology, ownership(refiner, x, seg, n_segments))
+    if refiner.reads_finished:
+        x = np.concatenate([x, np.full((1,) + x.shape[1:], float(finished), dtype=np.float32)])
+    once = calibrated(block_p_alive(topology, ownership(refiner, x, seg, n_segments)), refiner.calibration)
     doubted = np.abs(once - 0.5) < margin
     p = once
     if any(doubted[b.id] and statuses[b.id].source != "benson" for b in topology.blocks):
-        p = block_p_alive(topology, symmetric_ownership(refiner, x, seg, n_segments))
+        p = calibrated(block_p_alive(topology, symmetric_ownership(refiner, x, seg, n_segments)), refiner.calibration)
         doubted |= np.abs(p - 0.5) < margin
     p, doubted = p.tolist(), doubted.tolist()
     out = {}

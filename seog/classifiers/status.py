@@ -194,19 +194,28 @@ def cascade_statuses(topology: Topology, model=None) -> dict[int, BlockStatus]:
 def decide(topology: Topology, model=None, passes: Collection[str] | None = None,
            finished: bool = True) -> list[BlockStatus]:
     """A status for every block, in block id order: what the nets read (``read``), then the
-    rules after them (``apply_rules``: all of them, or those named in ``passes``, ``()`` for
-    none; the eye-shape rules only on a ``finished`` position)."""
-    settled = apply_rules(topology, read(topology, model), model is not None, passes, finished)
+    rules after them (``apply_rules``: those the model keeps, ``model_rules``, or those named in
+    ``passes``, ``()`` for none; the eye-shape rules only on a ``finished`` position)."""
+    passes = model_rules(model) if passes is None else passes
+    settled = apply_rules(topology, read(topology, model, finished), model is not None, passes, finished)
     return [settled[b.id] for b in topology.blocks]
 
 
-def read(topology: Topology, model=None) -> dict[int, BlockStatus]:
+def model_rules(model) -> tuple[str, ...] | None:
+    """The rules after the nets that a model keeps (its meta's ``rules``, chosen with its reader
+    on held-out data: docs/model.md); None, every rule, for a model that names none."""
+    rules = getattr(model, "meta", {}).get("rules")
+    return None if rules is None else tuple(rules)
+
+
+def read(topology: Topology, model=None, finished: bool = True) -> dict[int, BlockStatus]:
     """The statuses before the rules: the static pass and the cascade (``cascade_statuses``),
-    then the refiner when the model has one."""
+    then the refiner when the model has one (told whether the position is ``finished`` when it
+    reads that)."""
     settled = cascade_statuses(topology, model)
     if getattr(model, "refiner", None) is not None:
         from seog.classifiers.refiner import refine  # numpy only
-        settled = refine(topology, settled, model.refiner, model.refiner_margin)
+        settled = refine(topology, settled, model.refiner, model.refiner_margin, finished)
     return settled
 
 

@@ -28,8 +28,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from seog.classifiers import model_file
-from seog.classifiers.refiner import N_INPUTS, Refiner
-from seog.features.planes import COLOR_SWAP
+from seog.classifiers.refiner import N_INPUTS, SWAP_INPUTS, Refiner
 
 EMPTY_WEIGHT = 0.3
 
@@ -37,9 +36,10 @@ EMPTY_WEIGHT = 0.3
 class RefinerNet(nn.Module):
     """The torch twin of ``Refiner``: same layers, same names of weights."""
 
-    def __init__(self, channels: int = 32, layers: int = 6, stem: int = 5, global_pool: bool = False):
+    def __init__(self, channels: int = 32, layers: int = 6, stem: int = 5, global_pool: bool = False,
+                 finished_plane: bool = False):
         super().__init__()
-        self.stem = nn.Conv2d(N_INPUTS, channels, stem, padding=stem // 2)
+        self.stem = nn.Conv2d(N_INPUTS + finished_plane, channels, stem, padding=stem // 2)
         self.convs = nn.ModuleList(nn.Conv2d(channels, channels, 3, padding=1) for _ in range(layers))
         self.pools = nn.ModuleList(nn.Linear(channels, channels) for _ in range(layers))
         self.globs = nn.ModuleList(nn.Linear(channels, channels, bias=False) for _ in range(layers)) if global_pool else None
@@ -80,7 +80,7 @@ def augment(x, seg, y, rng: np.random.Generator):
     if rng.random() < 0.5:
         x, seg, y = x.flip(3), seg.flip(2), y.flip(2)
     if rng.random() < 0.5:
-        x, y = x[:, COLOR_SWAP + [N_INPUTS - 1]], -y
+        x, y = x[:, SWAP_INPUTS[:x.shape[1]].tolist()], -y
     return x.contiguous(), seg.contiguous(), y.contiguous()
 
 
@@ -110,7 +110,7 @@ def held_out(net: RefinerNet, x, seg, y, rows, cascade: bool = True) -> dict:
                 xs, ss, ys = x[row].numpy(), seg[row].numpy(), y[row].numpy()
                 totals[0] += block_figures(xs, ss, owner[k], ys)
                 if cascade:
-                    totals[1] += block_figures(xs, ss, xs[-1] * (xs[0] - xs[1]), ys)  # the status plane as ownership
+                    totals[1] += block_figures(xs, ss, xs[N_INPUTS - 1] * (xs[0] - xs[1]), ys)  # the status plane as ownership
     net.train()
     out = {}
     for name, (blocks, wrong, positions) in zip(("refiner", "cascade")[:1 + cascade], totals):
@@ -134,7 +134,7 @@ def subsets(split: np.ndarray, finished: np.ndarray) -> dict[str, np.ndarray]:
 def train(planes: np.ndarray, segments: np.ndarray, ownership: np.ndarray, split: np.ndarray, finished: np.ndarray, *,
           channels: int = 32, layers: int = 6, global_pool: bool = False, epochs: int = 12, lr: float = 1e-3,
           batch: int = 32, seed: int = 1, threads: int = 2, small_weight: int = 1, train_positions: int | None = None,
-          finished_only: bool = False, log=print) -> tuple[Refiner, dict]:
+          finished_only: bool = False, finished_plane: bool = False, log=print) -> tuple[Refiner, dict]:
     """Train on the ``train`` side of ``split`` (its finished games alone with ``finished_only``;
     its first ``train_positions`` in a fixed shuffle when given); returns the numpy refiner and the training record, with the held-out figures
     of every epoch on the ``hash`` side and the last epoch's on every held-out subset."""
@@ -142,6 +142,8 @@ def train(planes: np.ndarray, segments: np.ndarray, ownership: np.ndarray, split
     torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
     x = torch.tensor(planes.astype(np.float32))
+    if finished_plane:  # 1 on the board of a finished position, 0 elsewhere
+        x = torch.cat([x, x[:, 3:4] * torch.tensor(finished, dtype=torch.float32)[:, None, None, None]], dim=1)
     seg = torch.tensor(segments.astype(np.int64))
     y = torch.tensor(ownership.astype(np.float32) / 100)
     train_rows = np.flatnonzero((split == "train") & (finished if finished_only else True))
@@ -151,7 +153,7 @@ def train(planes: np.ndarray, segments: np.ndarray, ownership: np.ndarray, split
     small = x[:, 3].sum(dim=(1, 2)).numpy() < x.shape[-1] ** 2
     n_train = len(train_rows)
     train_rows = np.concatenate([train_rows] + [train_rows[small[train_rows]]] * (small_weight - 1))
-    net = RefinerNet(channels, layers, global_pool=global_pool)
+    net = RefinerNet(channels, layers, global_pool=global_pool, finished_plane=finished_plane)
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     steps = epochs * ((len(train_rows) + batch - 1) // batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
@@ -178,6 +180,7 @@ def train(planes: np.ndarray, segments: np.ndarray, ownership: np.ndarray, split
     measured = {name: held_out(net, x, seg, y, rows) for name, rows in subsets(split, finished).items()}
     log(json.dumps(measured))
     record = {"channels": channels, "layers": layers, "global_pool": global_pool, "finished_only": finished_only,
+              "finished_plane": finished_plane,
               "epochs": epochs, "lr": lr,
               "batch": batch, "seed": seed, "small_weight": small_weight, "positions": n_train,
               "small_positions": int(small[split == "train"].sum()), "held_out_positions": len(test),
@@ -213,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--global-pool", action="store_true", help="mix the channels' board means into every layer")
     p.add_argument("--train-positions", type=int, help="learn from this many training positions only (sweeps)")
     p.add_argument("--finished-only", action="store_true", help="learn from finished games alone (no resignations)")
+    p.add_argument("--finished-plane", action="store_true", help="tell the net whether the game was finished")
     p.add_argument("--record", help="write the training record (curve and held-out figures) to this JSON file")
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument("--lr", type=float, default=1e-3)
@@ -233,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
                             channels=args.channels, layers=args.layers, global_pool=args.global_pool,
                             epochs=args.epochs, lr=args.lr, seed=args.seed, threads=args.threads,
                             small_weight=args.small_weight, train_positions=args.train_positions,
-                            finished_only=args.finished_only)
+                            finished_only=args.finished_only, finished_plane=args.finished_plane)
     if args.record:
         with open(args.record, "w") as f:
             json.dump(record, f, indent=1)

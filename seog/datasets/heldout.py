@@ -3,8 +3,8 @@
 The positions are those of planes caches (``datasets.planes``) on a held-out side of
 ``datasets.split``; the truth is the teacher's (KataGo's) verdict on every block, the sign of its
 mean ownership over the block's stones. For every position the nets read once (``status.read``),
-then the rules run as the product runs them, and again with each rule left out, so that a rule's
-worth is the positions it puts right against those it puts wrong. Flags are measured at several
+then every rule runs, and again with each rule left out, so that a rule's worth is the positions
+it puts right against those it puts wrong; and the rules the model keeps (``product``). Flags are measured at several
 margins from the same reading: a position is flagged when any block is within the margin of 0.5,
 or in doubt for another reason (the cascade's margin, a race, a rule against a sure reader).
 
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-MARGINS = (0.3, 0.35, 0.4, 0.45, 0.48)
+MARGINS = (0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45)
 
 
 def teacher_alive(topology, owner: np.ndarray) -> np.ndarray:
@@ -72,7 +72,9 @@ class Subset:
     ways: dict = field(default_factory=dict)
     fixed: dict = field(default_factory=dict)
     broken: dict = field(default_factory=dict)
-    doubt: list = field(default_factory=list)  # (closest |p - 0.5|, other doubt, wrong) per position
+    doubt: list = field(default_factory=list)  # (closest |p - 0.5|, other doubt, shipped flag, wrong, parted) per position
+    calibration: list = field(default_factory=list)  # (p_alive, teacher's alive) per block the nets read
+    subsets: dict = field(default_factory=dict)  # rules kept (a tuple) -> (positions wrong, stones wrong)
 
     def tally(self, way: str) -> Tally:
         return self.ways.setdefault(way, Tally())
@@ -80,7 +82,14 @@ class Subset:
 
 def measure(model, planes, ownership, rows, finished, log=None) -> dict:
     """The decision of ``model`` on the positions ``rows`` of the arrays, finished and unfinished apart."""
-    from seog.classifiers.status import EYE_SHAPE_RULES, apply_rules, later_passes, read
+    from seog.classifiers.status import (
+        EYE_SHAPE_RULES,
+        apply_rules,
+        cascade_statuses,
+        later_passes,
+        model_rules,
+        read,
+    )
     from seog.features.topology import analyze
 
     names = [name for name, _ in later_passes()]
@@ -96,49 +105,120 @@ def measure(model, planes, ownership, rows, finished, log=None) -> dict:
         sizes = np.array([len(b.points) for b in topology.blocks])
         done = bool(finished[row])
         sub = subsets["finished" if done else "unfinished"]
-        reading = read(topology, model)
+        reading = read(topology, model, done)
 
         def alive_of(statuses):
             return np.array([statuses[b.id].alive for b in topology.blocks])
 
         sub.tally("nets").add(alive_of(apply_rules(topology, reading, False)), truth, sizes)
-        product = apply_rules(topology, reading, True, None, done)
-        product_wrong = sub.tally("product").add(alive_of(product), truth, sizes)
+        every = apply_rules(topology, reading, True, None, done)
+        every_wrong = sub.tally("every rule").add(alive_of(every), truth, sizes)
+        product = apply_rules(topology, reading, True, model_rules(model), done)
+        sub.tally("product").add(alive_of(product), truth, sizes)
+        product_wrong = bool((alive_of(product) != truth).any())
         if not done:  # the eye-shape rules on an unfinished board, as they ran before
-            sub.tally("product, eye-shape rules too").add(alive_of(apply_rules(topology, reading, True, None, True)),
-                                                          truth, sizes)
+            sub.tally("every rule, on unfinished boards too").add(
+                alive_of(apply_rules(topology, reading, True, None, True)), truth, sizes)
         for name in names:
             if not done and name in EYE_SHAPE_RULES:
                 continue
             without = apply_rules(topology, reading, True, [m for m in names if m != name], done)
             wrong_without = sub.tally(f"without {name}").add(alive_of(without), truth, sizes)
-            sub.fixed[name] = sub.fixed.get(name, 0) + int(wrong_without and not product_wrong)
-            sub.broken[name] = sub.broken.get(name, 0) + int(product_wrong and not wrong_without)
+            sub.fixed[name] = sub.fixed.get(name, 0) + int(wrong_without and not every_wrong)
+            sub.broken[name] = sub.broken.get(name, 0) + int(every_wrong and not wrong_without)
+        for keep in rule_subsets(names):
+            wrong = alive_of(apply_rules(topology, reading, True, keep, done)) != truth
+            positions, stones = sub.subsets.get(keep, (0, 0))
+            sub.subsets[keep] = (positions + int(wrong.any()), stones + int(sizes[wrong].sum()))
         ps = [abs(st.p_alive - 0.5) for st in reading.values() if st.p_alive is not None and st.source != "benson"]
+        sub.calibration.extend((st.p_alive, bool(truth[b])) for b, st in reading.items()
+                               if st.p_alive is not None and st.source != "benson")
         other = any(st.doubt in ("race", "rule") for st in product.values()) or any(
             st.doubt == "model" and abs(st.p_alive - 0.5) >= 0.5 for st in product.values() if st.p_alive is not None)
-        cascade_doubt = any(st.doubt == "model" for st in product.values())
-        sub.doubt.append((min(ps) if ps else 0.5, bool(other), cascade_doubt, product_wrong))
+        shipped_doubt = any(st.uncertain for st in product.values())
+        cascade = cascade_statuses(topology, model)
+        split = [len(b.points) for b in topology.blocks if cascade[b.id].alive != product[b.id].alive]
+        sub.doubt.append((min(ps) if ps else 0.5, bool(other), shipped_doubt, product_wrong, max(split, default=0)))
         if log and (i + 1) % 500 == 0:
             log(f"  {i + 1} of {len(rows)} positions, {time.perf_counter() - start:.0f} s")
-    return {name: report(sub) for name, sub in subsets.items() if sub.ways}
+    out = {name: report(sub) for name, sub in subsets.items() if sub.ways}
+    out["rule_subsets"] = best_subsets(subsets.values())
+    return out
+
+
+def rule_subsets(names: list[str]) -> list[tuple[str, ...]]:
+    """Every subset of the rules, in their order, from none to all."""
+    return [tuple(n for k, n in enumerate(names) if mask >> k & 1) for mask in range(1 << len(names))]
+
+
+def best_subsets(subs) -> list[dict]:
+    """Every subset of rules with its wrong positions and stones over all the subsets of positions
+    measured, best first: fewest wrong positions, then fewest rules, then fewest wrong stones.
+    The first is the choice of the rules a model keeps."""
+    totals: dict = {}
+    for sub in subs:
+        for keep, (positions, stones) in sub.subsets.items():
+            before = totals.get(keep, (0, 0))
+            totals[keep] = (before[0] + positions, before[1] + stones)
+    ranked = sorted(totals.items(), key=lambda kv: (kv[1][0], len(kv[0]), kv[1][1]))
+    return [{"rules": list(keep), "wrong_positions": wrong, "wrong_stones": stones}
+            for keep, (wrong, stones) in ranked]
 
 
 def report(sub: Subset) -> dict:
     """A subset's figures: every way of deciding, each rule's positions fixed and broken, flags."""
-    doubt = np.array(sub.doubt, dtype=float).reshape(-1, 4)
+    doubt = np.array(sub.doubt, dtype=float).reshape(-1, 5)
     wrong = doubt[:, 3] > 0
     flags = {}
     for margin in MARGINS:
-        flagged = (doubt[:, 0] < margin) | (doubt[:, 1] > 0)
-        flags[str(margin)] = {"flagged": round(float(flagged.mean()), 4),
-                              "wrong_flagged": round(float((flagged & wrong).sum() / max(wrong.sum(), 1)), 4)}
+        for stones in (None, 1, 3, 6):  # also flag a position where the cascade and the product part on a block this big
+            flagged = (doubt[:, 0] < margin) | (doubt[:, 1] > 0)
+            if stones is not None:
+                flagged |= doubt[:, 4] >= stones
+            name = str(margin) if stones is None else f"{margin}, parted on {stones}+ stones"
+            flags[name] = {"flagged": round(float(flagged.mean()), 4),
+                           "wrong_flagged": round(float((flagged & wrong).sum() / max(wrong.sum(), 1)), 4)}
     flagged = doubt[:, 2] > 0 if len(doubt) else np.zeros(0, bool)
     flags["as shipped"] = {"flagged": round(float(flagged.mean()), 4) if len(doubt) else 0.0,
                            "wrong_flagged": round(float((flagged & wrong).sum() / max(wrong.sum(), 1)), 4)}
     return {"ways": {way: t.figures() for way, t in sub.ways.items()},
             "rules": {name: {"fixed": sub.fixed[name], "broken": sub.broken[name]} for name in sub.fixed},
-            "flags": flags}
+            "flags": flags, "calibration": calibration(sub.calibration)}
+
+
+CALIBRATION_BINS = (0.0, 0.05, 0.2, 0.4, 0.6, 0.8, 0.95, 1.0)
+
+
+def fit_calibration(pairs: list) -> float:
+    """The factor on the logit of p_alive that minimises the log loss against the teacher on
+    these (p, alive) pairs (``refiner.calibrated``), searched from 0.5 to 8."""
+    from seog.classifiers.refiner import calibrated
+
+    p, alive = (np.array(c, dtype=float) for c in zip(*pairs))
+    factors = np.round(np.arange(0.5, 8.0001, 0.05), 2)
+    losses = []
+    for factor in factors:
+        q = np.clip(calibrated(p, float(factor)), 1e-7, 1 - 1e-7)
+        losses.append(-np.mean(alive * np.log(q) + (1 - alive) * np.log(1 - q)))
+    return float(factors[int(np.argmin(losses))])
+
+
+def calibration(pairs: list) -> dict:
+    """Brier score of the nets' p_alive against the teacher, and per bin of p: blocks, mean p,
+    and the share the teacher calls alive (a calibrated p has the two alike)."""
+    if not pairs:
+        return {}
+    p, alive = (np.array(c, dtype=float) for c in zip(*pairs))
+    bins = np.clip(np.searchsorted(CALIBRATION_BINS, p, side="right") - 1, 0, len(CALIBRATION_BINS) - 2)
+    table = {}
+    for k in range(len(CALIBRATION_BINS) - 1):
+        inside = bins == k
+        if inside.any():
+            table[f"{CALIBRATION_BINS[k]}-{CALIBRATION_BINS[k + 1]}"] = {
+                "blocks": int(inside.sum()), "mean_p": round(float(p[inside].mean()), 4),
+                "alive": round(float(alive[inside].mean()), 4)}
+    return {"brier": round(float(((p - alive) ** 2).mean()), 6), "bins": table,
+            "best_factor": fit_calibration(pairs)}
 
 
 def main(argv: list[str] | None = None) -> int:

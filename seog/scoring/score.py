@@ -76,7 +76,8 @@ def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float
     opened = open_border_notes(board.grid, _read_dame(board.grid, score))
     if opened and not unfinished:
         unfinished = "open borders"
-        if dead is None and any(st.source in EYE_SHAPE_RULES for st in statuses):
+        reads = getattr(getattr(model, "refiner", None), "reads_finished", False)
+        if dead is None and (reads or any(st.source in EYE_SHAPE_RULES for st in statuses)):
             statuses = decide(topology, model, finished=False)
             score = _count(board, topology, statuses, rules, komi, handicap, prisoners, dead, overrides)
             opened = open_border_notes(board.grid, _read_dame(board.grid, score))

@@ -115,6 +115,7 @@ function render(answer) {
   for (const b of answer.blocks.filter((x) => x.uncertain)) {
     const li = document.createElement("li");
     const why = b.doubt === "race" ? ", in a liberty race that may end in seki, or in a capture the other way"
+      : b.doubt === "rule" ? `, the ${b.source} rule turned the reader's verdict, p(alive) ${b.p_alive.toFixed(2)}`
       : b.p_alive === null ? "" : `, p(alive) ${b.p_alive.toFixed(2)}`;
     li.textContent = `uncertain: ${b.color} block at ${b.stones[0]} counted ${b.status}${why}`;
     list.append(li);

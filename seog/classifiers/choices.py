@@ -1,0 +1,72 @@
+"""Write the choices made on held-out data into a model file: which rules run after the nets,
+and the margins that flag a block in doubt.
+
+The rules a model keeps are in its meta (``rules``; ``status.model_rules``), so that a reader
+and the rules chosen with it travel together. ``docs/model.md`` gives the held-out figures
+behind each choice (``python -m seog.datasets.heldout``).
+
+    python -m seog.classifiers.choices seog/models/default.npz --rules eyespace \\
+        --refiner-margin 0.25 --cascade-margin 0 --save seog/models/default.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from seog.classifiers import model_file
+
+
+def apply(model: model_file.Model, rules: list[str] | None = None, refiner_margin: float | None = None,
+          cascade_margin: float | None = None, name: str | None = None,
+          description: str | None = None, calibration: float | None = None) -> model_file.Model:
+    """``model`` with the rules it keeps, its margins, name and description set (None: left as
+    they are)."""
+    from seog.classifiers.status import later_passes
+
+    known = [name for name, _ in later_passes()]
+    if rules is not None:
+        if unknown := sorted(set(rules) - set(known)):
+            raise ValueError(f"unknown rules {unknown}: the rules are {', '.join(known)}")
+        model.meta["rules"] = [name for name in known if name in rules]  # in the order they run
+    if refiner_margin is not None:
+        model.refiner_margin = float(refiner_margin)
+    if cascade_margin is not None:
+        model.uncertain_margin = float(cascade_margin)
+    if calibration is not None:
+        if model.refiner is None or not calibration > 0:
+            raise ValueError("a calibration factor needs a model with a refiner, and a factor above 0")
+        model.refiner.calibration = float(calibration)
+    if name is not None:
+        model.meta["name"] = name
+    if description is not None:
+        model.meta["description"] = description
+    return model
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m seog.classifiers.choices", description=__doc__.splitlines()[0])
+    p.add_argument("model", help="the model file to read")
+    p.add_argument("--rules", help="the rules after the nets to keep, comma-separated ('' for none)")
+    p.add_argument("--refiner-margin", type=float, help="flag a block when the refiner's |p - 0.5| is below this")
+    p.add_argument("--cascade-margin", type=float, help="flag a block when the cascade's |p - 0.5| is below this")
+    p.add_argument("--calibration", type=float, help="the refiner's calibration factor (heldout's best_factor)")
+    p.add_argument("--name", help="the model's name in the answers")
+    p.add_argument("--description", help="one line on what the model is")
+    p.add_argument("--save", required=True, help="where to write the model")
+    args = p.parse_args(argv)
+    rules = None if args.rules is None else [r.strip() for r in args.rules.split(",") if r.strip()]
+    try:
+        model = apply(model_file.load(args.model), rules, args.refiner_margin, args.cascade_margin,
+                      args.name, args.description, args.calibration)
+        model_file.save(args.save, model)
+    except (ValueError, model_file.ModelFileError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"{args.save}: rules {model.meta.get('rules', 'all')}, refiner margin {model.refiner_margin}, "
+          f"cascade margin {model.uncertain_margin}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
