@@ -144,3 +144,14 @@ def test_the_api_answers_a_block_a_rule_turned_against_a_sure_reader():
     answer = TestClient(create_app()).post("/v1/score", json={"sgf": data})
     assert answer.status_code == 200, answer.text
     assert {b["doubt"] for b in answer.json()["blocks"]} <= {None, "model", "race", "rule"}
+
+
+def test_the_choices_command_writes_rules_and_margins_and_refuses_an_unknown_rule(tmp_path, capsys):
+    from seog.classifiers import choices
+    out = tmp_path / "m.npz"
+    assert choices.main([str(model_file.DEFAULT_MODEL), "--rules", "reading", "--refiner-margin", "0.2",
+                         "--cascade-margin", "0", "--save", str(out)]) == 0
+    model = model_file.load(out)
+    assert model.meta["rules"] == ["reading"] and model.refiner_margin == 0.2 and model.uncertain_margin == 0
+    assert choices.main([str(model_file.DEFAULT_MODEL), "--rules", "reading,ko", "--save", str(out)]) == 2
+    assert "unknown rules ['ko']" in capsys.readouterr().err
