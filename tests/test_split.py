@@ -81,3 +81,28 @@ def test_held_out_measure_counts_a_teacher_that_disagrees(tmp_path):
     assert product["positions"] == 1 and product["wrong_positions"] == int(status.alive)
     assert product["wrong_stones"] == int(status.alive)
     assert set(figures["finished"]["rules"]) == {"reading", "big-eye", "eyespace", "seki", "eyes"}
+
+
+def test_the_rules_kept_are_the_fewest_that_leave_the_fewest_positions_wrong():
+    from seog.datasets.heldout import Subset, best_subsets, rule_subsets
+    names = ["reading", "big-eye", "eyespace"]
+    assert len(rule_subsets(names)) == 8 and rule_subsets(names)[0] == () and rule_subsets(names)[-1] == tuple(names)
+    finished, unfinished = Subset(), Subset()
+    for keep in rule_subsets(names):  # eyespace mends a finished position; reading an unfinished one
+        finished.subsets[keep] = (10 - ("eyespace" in keep), 50 - 5 * len(keep))
+        unfinished.subsets[keep] = (100 - ("reading" in keep), 500)
+    ranked = best_subsets([finished, unfinished])
+    assert ranked[0] == {"rules": ["reading", "eyespace"], "wrong_positions": 108, "wrong_stones": 540}
+    assert ranked[1]["rules"] == ["reading", "big-eye", "eyespace"]  # as few wrong, one rule more
+
+
+def test_calibration_factor_sharpens_modest_probabilities():
+    from seog.datasets.heldout import calibration, fit_calibration
+    rng = np.random.default_rng(3)
+    alive = rng.random(4000) < 0.5
+    sure = np.where(alive, 0.97, 0.03)            # right 97 times in 100 when it says 0.97 ...
+    truth = np.where(rng.random(4000) < 0.995, alive, ~alive)  # ... but right 99.5 times in 100
+    pairs = list(zip(sure, truth))
+    assert fit_calibration(pairs) > 1.2
+    table = calibration(pairs)
+    assert table["bins"]["0.95-1.0"]["alive"] > 0.99 and table["best_factor"] == fit_calibration(pairs)
