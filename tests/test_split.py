@@ -106,3 +106,9 @@ def test_calibration_factor_sharpens_modest_probabilities():
     assert fit_calibration(pairs) > 1.2
     table = calibration(pairs)
     assert table["bins"]["0.95-1.0"]["alive"] > 0.99 and table["best_factor"] == fit_calibration(pairs)
+
+
+def test_held_out_measure_names_a_missing_cache(tmp_path, capsys):
+    from seog.datasets.heldout import main
+    assert main(["--planes", str(tmp_path / "nope.npz")]) == 2
+    assert "not a planes cache" in capsys.readouterr().err

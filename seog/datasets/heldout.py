@@ -234,7 +234,13 @@ def main(argv: list[str] | None = None) -> int:
     model = model_file.load(args.model)
     parts, seen = [], set()
     for path in args.planes:
-        data = np.load(path)
+        try:
+            data = np.load(path)
+            data["game"], data["split"]
+        except (OSError, ValueError, KeyError) as exc:
+            print(f"error: {path}: not a planes cache with a held-out split ({exc}); build it with "
+                  "python -m seog.datasets.planes", file=sys.stderr)
+            return 2
         keep = np.array([g not in seen for g in data["game"]], dtype=bool) & (data["split"] == args.side)
         seen.update(data["game"].tolist())
         parts.append({k: data[k][keep] for k in ("planes", "ownership", "finished")})
