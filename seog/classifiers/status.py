@@ -7,14 +7,16 @@ only be taken into a recapture is left to the model: players count such blocks a
 enough (on KataGo-labelled training games, 69 of 192, against 90 of 4,462 safely capturable ones).
 The rest are *unsettled*; a trained cascade decides them when a model is given (``cascade``),
 otherwise ``heuristic`` does. A model with an ownership refiner (``refiner``) then reads the
-whole board with every verdict and decides every block Benson does not settle. Then, in
-order: tactical reading (``classifiers.reading``) calls dead the big blocks called alive that are
-captured whoever moves first (``reading``); groups called dead that enclose a region too big to
+whole board with every verdict and decides every block Benson does not settle. Then the rules
+the model keeps (``model_rules``, chosen on held-out data), in this order: tactical reading
+(``classifiers.reading``) calls dead the big blocks called alive that are captured whoever
+moves first (``reading``); groups called dead that enclose a region too big to
 kill are alive (``big-eye``); the eye-space rule (``eyespace``) kills the groups called alive
 that have no room for two eyes among opponents that live on their own; blocks called dead that
 are one side of a mutual seki are alive (``seki``), and so are walled-in groups called dead that
-enclose two eyes (``eyes``). Last, ``classifiers.race`` flags, without changing them, dead groups
-in a liberty race their only capturer may not win.
+enclose two eyes (``eyes``). The eye-shape rules (big-eye, eyespace, eyes) run only on a finished
+position. Last, ``classifiers.race`` flags, without changing them, dead groups in a liberty race
+their only capturer may not win.
 """
 
 from __future__ import annotations
@@ -239,13 +241,13 @@ def apply_rules(topology: Topology, settled: dict[int, BlockStatus], rules: bool
     return flag_races(topology, settled)
 
 
-def flag_sure_turned(read: dict[int, BlockStatus], settled: dict[int, BlockStatus]) -> dict[int, BlockStatus]:
-    """``settled`` with every block whose verdict a rule turned although the reader (``read``)
-    gave it a probability of ``SURE`` or more either way flagged ``doubt`` 'rule'."""
+def flag_sure_turned(before: dict[int, BlockStatus], settled: dict[int, BlockStatus]) -> dict[int, BlockStatus]:
+    """``settled`` with every block whose verdict a rule turned although the reader (``before``
+    the rules) gave it a probability of ``SURE`` or more either way flagged ``doubt`` 'rule'."""
     out = dict(settled)
     for b, st in settled.items():
-        p = read[b].p_alive
-        if (st.alive != read[b].alive and p is not None and abs(p - 0.5) >= SURE - 0.5
+        p = before[b].p_alive
+        if (st.alive != before[b].alive and p is not None and abs(p - 0.5) >= SURE - 0.5
                 and st.doubt != "rule"):
             out[b] = st.doubted("rule")
     return out
