@@ -112,3 +112,11 @@ def test_held_out_measure_names_a_missing_cache(tmp_path, capsys):
     from seog.datasets.heldout import main
     assert main(["--planes", str(tmp_path / "nope.npz")]) == 2
     assert "not a planes cache" in capsys.readouterr().err
+
+
+def test_trainer_names_a_missing_cache(tmp_path, capsys):
+    import pytest
+    pytest.importorskip("torch")
+    from seog.classifiers.train_refiner import main
+    assert main(["--planes", str(tmp_path / "nope.npz"), "--save", str(tmp_path / "m.npz")]) == 2
+    assert "nope.npz" in capsys.readouterr().err

@@ -27,7 +27,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from seog.classifiers import model_file
+from seog.classifiers import model_file, planes_cache
 from seog.classifiers.refiner import N_INPUTS, SWAP_INPUTS, Refiner
 
 EMPTY_WEIGHT = 0.3
@@ -188,23 +188,6 @@ def train(planes: np.ndarray, segments: np.ndarray, ownership: np.ndarray, split
     return to_refiner(net), record
 
 
-def load_planes(paths: list[str]) -> dict[str, np.ndarray]:
-    """The caches' arrays joined, a game held by two caches taken from the first; with their
-    metas (``metas``) to check the cascade they were built with."""
-    parts, metas, seen = [], [], set()
-    for path in paths:
-        data = model_file.read_arrays(path, "planes cache", ValueError)
-        if "split" not in data:
-            raise ValueError(f"{path} has no held-out split: rebuild it with python -m seog.datasets.planes")
-        keep = np.array([g not in seen for g in data["game"]], dtype=bool)
-        seen.update(data["game"].tolist())
-        parts.append({k: data[k][keep] for k in ("planes", "segments", "ownership", "split", "finished", "names")})
-        metas.append(json.loads(str(data["meta"])))
-    out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    out["metas"] = metas
-    return out
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m seog.classifiers.train_refiner", description=__doc__.splitlines()[0])
     p.add_argument("--planes", nargs="+", default=["cache/planes.npz"],
@@ -225,7 +208,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--small-weight", type=int, default=1, help="repeat boards smaller than 19x19 this often per epoch")
     p.add_argument("--margin", type=float, default=0.25, help="flag a verdict uncertain when |p - 0.5| < margin")
     args = p.parse_args(argv)
-    data = load_planes(args.planes)
+    try:
+        data = planes_cache.load(args.planes)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     model = model_file.load(args.model)
     sha1 = model_file.cascade_sha1(model)
     for path, meta in zip(args.planes, data["metas"]):

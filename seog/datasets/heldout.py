@@ -232,25 +232,19 @@ def main(argv: list[str] | None = None) -> int:
     from seog.classifiers import model_file
 
     model = model_file.load(args.model)
-    parts, seen = [], set()
-    for path in args.planes:
-        try:
-            data = np.load(path)
-            data["game"], data["split"]
-        except (OSError, ValueError, KeyError) as exc:
-            print(f"error: {path}: not a planes cache with a held-out split ({exc}); build it with "
-                  "python -m seog.datasets.planes", file=sys.stderr)
-            return 2
-        keep = np.array([g not in seen for g in data["game"]], dtype=bool) & (data["split"] == args.side)
-        seen.update(data["game"].tolist())
-        parts.append({k: data[k][keep] for k in ("planes", "ownership", "finished")})
-    planes = np.concatenate([q["planes"] for q in parts])
-    ownership = np.concatenate([q["ownership"] for q in parts])
-    finished = np.concatenate([q["finished"] for q in parts])
-    rows = np.arange(len(planes))[: args.limit]
+    from seog.classifiers import planes_cache
+
+    try:
+        data = planes_cache.load(args.planes)
+    except (OSError, ValueError) as exc:
+        print(f"error: not a planes cache with a held-out split: {exc}; build it with "
+              "python -m seog.datasets.planes", file=sys.stderr)
+        return 2
+    rows = np.flatnonzero(data["split"] == args.side)[: args.limit]
     print(f"{args.model}: {len(rows)} positions of the {args.side} side", file=sys.stderr)
     figures = {"model": args.model, "side": args.side,
-               **measure(model, planes, ownership, rows, finished, log=lambda m: print(m, file=sys.stderr))}
+               **measure(model, data["planes"], data["ownership"], rows, data["finished"],
+                         log=lambda m: print(m, file=sys.stderr))}
     text = json.dumps(figures, indent=1)
     if args.out:
         with open(args.out, "w") as f:
