@@ -155,3 +155,10 @@ def test_the_choices_command_writes_rules_and_margins_and_refuses_an_unknown_rul
     assert model.meta["rules"] == ["reading"] and model.refiner_margin == 0.2 and model.uncertain_margin == 0
     assert choices.main([str(model_file.DEFAULT_MODEL), "--rules", "reading,ko", "--save", str(out)]) == 2
     assert "unknown rules ['ko']" in capsys.readouterr().err
+
+
+def test_a_resigned_game_with_open_borders_says_once_that_no_eye_shape_rule_ran():
+    game = sgf.loads("(;GM[1]SZ[9]KM[7]RE[W+R];B[ee];W[cc];B[gg];W[cg])")
+    notes = score_game(game).notes
+    assert any(n.startswith("the borders are still open") for n in notes)
+    assert sum("the eye-shape rules did not run" in n for n in notes) == 1

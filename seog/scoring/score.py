@@ -82,7 +82,7 @@ def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float
             score = _count(board, topology, statuses, rules, komi, handicap, prisoners, dead, overrides)
             opened = open_border_notes(board.grid, _read_dame(board.grid, score))
     decided = dead is None and model is not None
-    if opened and decided:
+    if opened and decided and unfinished == "open borders":  # else the record's note says it
         opened = [opened[0] + NO_EYE_SHAPE_RULES]
     score.notes = (kept_notes(score.blocks, rules, board.size, "marked dead" if dead is not None else "seog reads as dead")
                    + opened + unfinished_notes("" if unfinished == "open borders" else unfinished, decided))
