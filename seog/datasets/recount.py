@@ -1,0 +1,159 @@
+"""A model's counts against the recorded results of the held-out games: how often a referee's
+count would be far off.
+
+Every counted game (RE a number) of a held-out side of the training archives is scored as
+``seog score`` scores it (its own rules, komi, handicap and prisoners); the count is compared with
+the players' result. A count off by more than ``FAR`` points, and one that names the other
+winner, is what a referee cannot take back, whatever the cause (a misread group, or a result the
+players agreed otherwise). ``--dead gnugo`` counts GNU Go's dead stones with the same scorer, as
+a peer on the same games; ``--dead teacher`` counts KataGo's (the held-out truth, from the planes
+caches), which tells a misread from a result the players agreed otherwise.
+
+    python -m seog.datasets.recount ../shared/data/kgs-6d-more.tar.xz ../shared/data/kgs-6d-train.tar.xz \\
+        --side hash [--model PATH] [--dead gnugo | --dead teacher --planes CACHE ...] [--out runs/recount-hash.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterator
+
+FAR = 10  # points: a count further than this from the record is a referee's error to report
+
+
+def held_out_games(archives: list[str], side: str) -> Iterator[tuple[str, bytes]]:
+    """(game id, SGF bytes) of every game of ``side`` in the archives, each game once (the first
+    archive that holds it)."""
+    from seog.datasets import archive
+    from seog.datasets.split import game_id, split_of
+
+    seen = set()
+    for source in archives:
+        for entry in archive.read(source):
+            gid = game_id(entry.name)
+            if gid in seen or split_of(entry.name) != side or entry.data is None:
+                continue
+            seen.add(gid)
+            yield gid, entry.data
+
+
+def recount(games, model, dead_by=None, log=None) -> dict:
+    """Figures and the far-off games for ``games`` ((id, SGF bytes) pairs); ``dead_by(game, data,
+    id)`` gives the dead stones to count with instead of the model's (a bool mask), or None."""
+    from seog.features import sgf
+    from seog.scoring.result import format_result, parse_result
+    from seog.scoring.rules import rules_from_sgf
+    from seog.scoring.score import score_game, score_position
+
+    counted = exact = far = flipped = flagged_far = 0
+    far_games = []
+    start = time.perf_counter()
+    for n, (gid, data) in enumerate(games, 1):
+        try:
+            game = sgf.loads(data)
+        except ValueError:
+            continue
+        record = parse_result(game.result)
+        if not record.counted:
+            continue
+        if dead_by is None:
+            score = score_game(game, model=model)
+        else:
+            try:
+                dead = dead_by(game, data, gid)
+            except ValueError as exc:
+                print(f"skipped {gid}: {exc}", file=sys.stderr)
+                continue
+            score = score_position(game.board, rules=rules_from_sgf(game.rules), komi=game.komi,
+                                   handicap=game.handicap, prisoners=game.board.prisoners, dead=dead)
+        counted += 1
+        diff = score.margin - record.margin
+        exact += diff == 0
+        if abs(diff) > FAR:
+            far += 1
+            wrong_winner = (score.margin > 0) != (record.margin > 0) or (score.margin == 0) != (record.margin == 0)
+            flipped += wrong_winner
+            flagged = bool(getattr(score, "uncertain_blocks", None))
+            flagged_far += flagged
+            far_games.append({"game": gid, "recorded": game.result, "counted": format_result(score.margin),
+                              "winner_flipped": bool(wrong_winner), "flagged": flagged})
+        if log and n % 200 == 0:
+            log(f"  {n} games read, {counted} counted, {time.perf_counter() - start:.0f} s")
+    return {"counted_games": counted, "count_equals_record": round(exact / max(counted, 1), 4),
+            f"off_by_more_than_{FAR}": far, "of_them_winner_flipped": flipped, "of_them_flagged": flagged_far,
+            "far_games": far_games}
+
+
+def gnugo_dead(level: int = 10, timeout: float = 300):
+    """A ``dead_by`` that asks GNU Go (``final_status_list dead``, area rules for an area-rules
+    game) for each game's dead stones."""
+    from seog.datasets.labels import GtpTeacher
+    from seog.scoring.rules import rules_from_sgf
+
+    teacher = GtpTeacher(level=level, timeout=timeout)
+
+    def dead_by(game, data: bytes, gid: str):
+        mask, _ = teacher.dead(data, game.board.size, area=rules_from_sgf(game.rules).area, game=gid)
+        return mask
+
+    return dead_by
+
+
+def teacher_dead(planes: list[str]):
+    """A ``dead_by`` that takes the teacher's dead stones from planes caches: the stones of every
+    block whose mean ownership is the opponent's (``heldout.teacher_alive``)."""
+    import numpy as np
+
+    from seog.classifiers import planes_cache
+    from seog.datasets.heldout import teacher_alive
+    from seog.datasets.split import game_id
+    from seog.features.topology import analyze
+
+    data = planes_cache.load(planes)
+    row_of = {game_id(str(name)): i for i, name in enumerate(data["names"])}
+
+    def dead_by(game, data_: bytes, gid: str):
+        if gid not in row_of:
+            raise ValueError("not in the planes caches")
+        n = game.board.size
+        topology = analyze(game.board.grid)
+        alive = teacher_alive(topology, data["ownership"][row_of[gid], :n, :n].astype(np.float32))
+        mask = np.zeros(n * n, dtype=bool)
+        for block in topology.blocks:
+            if not alive[block.id]:
+                mask[block.points] = True
+        return mask.reshape(n, n)
+
+    return dead_by
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m seog.datasets.recount", description=__doc__.splitlines()[0])
+    p.add_argument("archives", nargs="+", help="the training archives (a game two hold is read from the first)")
+    p.add_argument("--side", choices=["hash", "year"], default="hash")
+    p.add_argument("--model", default="seog/models/default.npz")
+    p.add_argument("--dead", choices=["model", "gnugo", "teacher"], default="model",
+                   help="whose dead stones to count (default: the model's)")
+    p.add_argument("--planes", nargs="+", help="planes caches holding the teacher's ownership (--dead teacher)")
+    p.add_argument("--out", help="write the figures to this JSON file")
+    args = p.parse_args(argv)
+    from seog.classifiers import model_file
+
+    model = model_file.load(args.model)
+    dead_by = {"model": lambda: None, "gnugo": gnugo_dead, "teacher": lambda: teacher_dead(args.planes)}[args.dead]()
+    figures = {"dead stones": args.model if dead_by is None else args.dead, "side": args.side,
+               **recount(held_out_games(args.archives, args.side), model, dead_by,
+                         log=lambda m: print(m, file=sys.stderr))}
+    text = json.dumps(figures, indent=1)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""The held-out recount: a count far from the players' result is found, and the winner it flips."""
+
+from pathlib import Path
+
+from seog.classifiers import model_file
+from seog.datasets.recount import FAR, recount
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gnugo-selfplay-19.sgf"
+
+
+def _with_result(data: bytes, result: str) -> bytes:
+    start = data.index(b"RE[") + 3
+    return data[:start] + result.encode() + data[data.index(b"]", start):]
+
+
+def test_count_of_a_game_is_compared_with_its_recorded_result():
+    model = model_file.load(model_file.DEFAULT_MODEL)
+    data = EXAMPLE.read_bytes()  # GNU Go self-play, recorded W+5.5, which seog counts
+    games = [("same", data), ("far, other winner", _with_result(data, f"B+{FAR + 20}.5")),
+             ("far, same winner", _with_result(data, f"W+{FAR + 20}.5")), ("resigned", _with_result(data, "B+R"))]
+    figures = recount(games, model)
+    assert figures["counted_games"] == 3  # the resigned game has no count to compare with
+    assert figures["count_equals_record"] == round(1 / 3, 4)
+    assert figures[f"off_by_more_than_{FAR}"] == 2 and figures["of_them_winner_flipped"] == 1
+    assert {g["game"] for g in figures["far_games"]} == {"far, other winner", "far, same winner"}
+
+
+def test_recount_with_given_dead_stones_counts_those():
+    import numpy as np
+
+    model = model_file.load(model_file.DEFAULT_MODEL)
+    data = EXAMPLE.read_bytes()
+    none_dead = recount([("g", data)], model, dead_by=lambda game, raw, gid: np.zeros((19, 19), dtype=bool))
+    ours = recount([("g", data)], model)
+    assert ours["count_equals_record"] == 1.0
+    assert none_dead["counted_games"] == 1 and none_dead["count_equals_record"] == 0.0
