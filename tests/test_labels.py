@@ -198,3 +198,33 @@ def test_selfplay_game_is_written_with_marks_that_carry_the_teachers_dead_stones
             assert game.result == entry["teacher_score"]
             assert labels.sgf_points(game.marked_dead()) == labels.sgf_points(
                 labels.mask_from_gtp(entry["teacher_dead"], 9))
+
+
+class _Refusing:
+    """A GTP engine stand-in that refuses the first ``refuse`` moves it is asked to play."""
+
+    def __init__(self, refuse: int):
+        self.refuse, self.played = refuse, []
+
+    def send(self, command: str) -> str:
+        if self.refuse:
+            self.refuse -= 1
+            raise labels.EngineRefused(command, "illegal move", "stand-in")
+        self.played.append(command)
+        return ""
+
+
+def test_wild_move_is_the_first_random_point_the_engine_accepts():
+    import random
+
+    from seog.datasets.selfplay import _random_move
+    engine = _Refusing(refuse=3)
+    vertex = _random_move(engine, "b", 9, random.Random(1))
+    assert engine.played == [f"play b {vertex}"] and len(vertex) >= 2
+
+
+def test_wild_move_gives_way_to_the_engine_when_no_random_point_is_legal():
+    import random
+
+    from seog.datasets.selfplay import _random_move
+    assert _random_move(_Refusing(refuse=100), "w", 9, random.Random(1), tries=8) is None

@@ -2,7 +2,9 @@
 
 The 19x19 archives carry no 9x9 or 13x13 games, so these are made here: GNU Go plays itself
 (``--never-resign``) at a varied level and random seed, after 0-2 random opening moves, until
-two passes in a row. A second GNU Go at a higher level is the teacher: it replays the moves,
+two passes in a row. With ``--wild P`` each move is, with probability P, a random legal point
+instead of GNU Go's choice: stones thrown into the other side's area, which die or live there,
+give the harder endings that careful self-play rarely reaches. A second GNU Go at a higher level is the teacher: it replays the moves,
 names the dead stones (``final_status_list dead``) and its count (``final_score``). A game is
 kept only when our scorer, fed the teacher's dead stones, prints the teacher's count; it is
 written as an SGF with RE and KGS-style TB/TW marks, so that every reader of marked games
@@ -22,7 +24,7 @@ from pathlib import Path
 
 from sgfmill import sgf as sgfmill_sgf
 
-from seog.datasets.labels import EngineError, GtpEngine, check, gnugo_command, mask_from_gtp
+from seog.datasets.labels import EngineError, EngineRefused, GtpEngine, check, gnugo_command, mask_from_gtp
 from seog.features import coords, sgf
 from seog.features.coords import BLACK, WHITE
 
@@ -36,8 +38,9 @@ def random_opening(size: int, n: int, rng: random.Random) -> list[str]:
 
 
 def play(player: GtpEngine, size: int, komi: float, level: int, seed: int, opening: list[str],
-         max_moves: int) -> list[tuple[str, str]] | None:
-    """Moves (colour letter, GTP vertex or 'pass') of one self-play game; None if it never ends."""
+         max_moves: int, wild: float = 0.0, rng: random.Random | None = None) -> list[tuple[str, str]] | None:
+    """Moves (colour letter, GTP vertex or 'pass') of one self-play game; None if it never ends.
+    A move is a random legal point with probability ``wild`` (drawn from ``rng``)."""
     for cmd in (f"boardsize {size}", "clear_board", f"komi {komi}", f"level {level}",
                 f"set_random_seed {seed}"):
         player.send(cmd)
@@ -48,11 +51,25 @@ def play(player: GtpEngine, size: int, komi: float, level: int, seed: int, openi
             player.send(f"play {color} {opening[i]}")
             vertex = opening[i]
         else:
-            vertex = player.send(f"genmove {color}").lower()
+            vertex = (wild and rng.random() < wild and _random_move(player, color, size, rng)) \
+                or player.send(f"genmove {color}").lower()
         moves.append((color, vertex))
         passes = passes + 1 if vertex == "pass" else 0
         if passes == 2:
             return moves
+    return None
+
+
+def _random_move(player: GtpEngine, color: str, size: int, rng: random.Random, tries: int = 8) -> str | None:
+    """Play a random point the engine accepts (empty, no suicide, no ko); None if none of
+    ``tries`` draws is legal."""
+    for _ in range(tries):
+        vertex = coords.rc_to_gtp(rng.randrange(size), rng.randrange(size), size).lower()
+        try:
+            player.send(f"play {color} {vertex}")
+        except EngineRefused:
+            continue
+        return vertex
     return None
 
 
@@ -88,7 +105,7 @@ def teacher_answer(teacher: GtpEngine, size: int, komi: float, moves) -> tuple[l
 
 
 def generate(out: Path, size: int, games: int, seed: int = 1, levels=(1, 3, 5, 7, 9),
-             teacher_level: int = 10, start: int = 0, log=print) -> dict:
+             teacher_level: int = 10, start: int = 0, log=print, wild: float = 0.0) -> dict:
     """Play ``games`` games of ``size``; write kept ones as SGF and one JSON line per game to
     ``out/index.jsonl``. Returns counts by outcome."""
     out.mkdir(parents=True, exist_ok=True)
@@ -108,10 +125,11 @@ def generate(out: Path, size: int, games: int, seed: int = 1, levels=(1, 3, 5, 7
                 opening = random_opening(size, rng.choice((0, 1, 2)), rng)
                 name = f"sp{size}-{seed}-{n:04d}"
                 entry = {"name": name, "size": size, "rules": rules, "komi": komi, "level": level,
-                         "seed": game_seed, "opening": opening}
+                         "seed": game_seed, "opening": opening, "wild": wild}
                 t0 = time.perf_counter()
                 try:
-                    moves = play(player, size, komi, level, game_seed, opening, max_moves=3 * size * size)
+                    moves = play(player, size, komi, level, game_seed, opening, max_moves=3 * size * size,
+                                 wild=wild, rng=random.Random(game_seed))
                     entry["play_seconds"] = round(time.perf_counter() - t0, 2)
                     if moves is None:
                         entry["outcome"] = "no two passes"
@@ -173,10 +191,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--start", type=int, default=0, help="first game number (to extend a run)")
     p.add_argument("--levels", default="1,3,5,7,9", help="player levels to draw from")
     p.add_argument("--teacher-level", type=int, default=10)
+    p.add_argument("--wild", type=float, default=0.0,
+                   help="probability that a move is a random legal point (default 0)")
     args = p.parse_args(argv)
     t0 = time.time()
     counts = generate(Path(args.out), args.size, args.games, args.seed,
-                      tuple(int(x) for x in args.levels.split(",")), args.teacher_level, args.start)
+                      tuple(int(x) for x in args.levels.split(",")), args.teacher_level, args.start,
+                      wild=args.wild)
     print(json.dumps({"size": args.size, "counts": counts, "seconds": round(time.time() - t0, 1)}))
     return 0
 
