@@ -1,11 +1,14 @@
 """The REST API, called over HTTP on a real uvicorn server listening on a loopback port."""
 
+import http.client
 import json
 import socket
 import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -14,7 +17,7 @@ import pytest
 import uvicorn
 
 from conftest import LEFT_IN_NOTE, STONES_LEFT_IN
-from seog.api.http import create_app
+from seog.api.http import MAX_DRAIN, create_app
 from seog.cli import main as cli_main
 from seog.features import coords, sgf
 from seog.features.board import Board
@@ -379,6 +382,7 @@ def test_openapi_docs_are_served(api):
     ({}, 422, "either 'sgf'"),
     ({"sgf": "(;SZ[9])", "board": TWO_WALLS}, 422, "either 'sgf'"),
     ({"board": TWO_WALLS, "komi_": 6.5}, 422, "komi_"),
+    ({"board": TWO_WALLS, "": 1}, 422, "'': extra inputs are not permitted"),
     ({"board": TWO_WALLS, "overrides": {"dead": ["Z99"]}}, 400, "vertex 'Z99' is off a 9x9 board"),
     ({"board": TWO_WALLS, "overrides": {"alive": ["I5"]}}, 400, "bad GTP vertex 'I5'"),
     ({"board": TWO_WALLS, "overrides": {"dead": ["pass"]}}, 400, "is a pass"),
@@ -387,6 +391,11 @@ def test_openapi_docs_are_served(api):
     ({"board": TWO_WALLS, "use_markup": True}, 400, "use_markup needs SGF"),
     ({"board": TWO_WALLS, "annotated_sgf": True}, 400, "annotated_sgf needs SGF"),
     ({"sgf": sgf_text(TWO_WALLS), "use_markup": True}, 400, "no TB/TW"),
+    ({"sgf": ""}, 400, "not a readable SGF file"),
+    # outside the patterns the schema gives, though Python would read them:
+    ({"board": ["X.", ".\u00a0O"]}, 400, "row 2: unknown board character '\\xa0'"),
+    ({"board": ["X.", ".."], "rules": "\u212aorean"}, 400, "unknown rules"),  # KELVIN SIGN lower-cases to 'k'
+    ({"board": ["X.", ".."], "overrides": {"dead": ["A2\u3000"]}}, 400, "bad GTP vertex"),
 ])
 def test_bad_input_is_a_4xx_naming_the_problem(api, body, status, words):
     r = post(api, **body)
@@ -453,7 +462,7 @@ def test_board_only_fields_sent_with_sgf_are_named_in_a_sentence(api, extra, det
     ("size", True, "size: should be an integer, not true"),  # was read as 1: 'greater than or equal to 2'
     ("handicap", True, "handicap: should be an integer, not true"),
     ("handicap", "2", 'handicap: should be an integer, not "2"'),
-    ("handicap", 2.0, "handicap: Input should be a valid integer"),
+    ("handicap", 2.5, "handicap: should be an integer, not 2.5"),
     ("komi", False, "komi: should be a number, not false"),
     ("komi", "6.5", 'komi: should be a number, not "6.5"'),
     ("prisoners", {"black": True}, "prisoners.black: should be an integer, not true"),
@@ -463,8 +472,32 @@ def test_a_bool_or_a_string_is_not_a_number(api, field, value, detail):
     assert r.status_code == 422 and r.json()["detail"] == detail
 
 
+@pytest.mark.parametrize("rules, counted", [("Japanese Rules", "japanese"), (" tt\t", "tromp-taylor"),
+                                             ("new_zealand", "nz"), ("", "japanese")])
+def test_rules_names_are_taken_in_any_case_as_aliases_and_with_blanks(api, rules, counted):
+    assert post(api, board=TWO_WALLS, rules=rules).json()["rules"] == counted
+
+
 def test_whole_numbers_are_komi_too(api):
     assert post(api, board=TWO_WALLS, komi=7, size=9, handicap=0, prisoners={"black": 1}).json()["komi"] == 7.0
+
+
+def test_a_number_without_a_fraction_is_an_integer_as_json_schema_reads_it(api):
+    """9.0 is an integer to JSON Schema, so the schema admits it, and the server takes it."""
+    r = post(api, board=TWO_WALLS, size=9.0, handicap=1.0, prisoners={"black": 2.0, "white": 0.0})
+    assert r.status_code == 200, r.text
+    assert (r.json()["size"], r.json()["handicap"], r.json()["prisoners"]) == (9, 1, {"black": 2, "white": 0})
+
+
+@pytest.mark.parametrize("field, value, detail", [
+    ("svg", "true", 'svg: should be true or false, not "true"'),
+    ("annotated_sgf", 1, "annotated_sgf: should be true or false, not 1"),
+    ("use_markup", None, "use_markup: should be true or false, not null"),
+])
+def test_a_flag_is_true_or_false_and_nothing_else(api, field, value, detail):
+    """pydantic alone reads "yes" and 1 as true; the schema says a boolean."""
+    r = post(api, sgf=sgf_text(TWO_WALLS), **{field: value})
+    assert r.status_code == 422 and r.json()["detail"] == detail
 
 
 def test_json_of_another_json_media_type_is_taken(api):
@@ -498,6 +531,47 @@ def test_chunked_body_over_the_limit_is_413_too(api):
         yield b'"}'
     r = api.post("/v1/score", content=chunks(), headers={"content-type": "application/json"})
     assert r.status_code == 413 and "limit is" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("mib", [2, 20])
+@pytest.mark.parametrize("chunked", [False, True], ids=["declared", "chunked"])
+def test_a_client_that_sends_the_whole_body_before_reading_gets_the_413(api, mib, chunked):
+    """Python's urllib sends all of the body, then reads: answered before its body is read, it
+    meets a connection closed on unread bytes (broken pipe, or reset), not the 413."""
+    body = b'{"sgf": "' + b"x" * (mib << 20) + b'"}'
+    data = (body[i:i + 65536] for i in range(0, len(body), 65536)) if chunked else body
+    request = urllib.request.Request(f"{api.base_url}/v1/score", data=data, method="POST",
+                                     headers={"content-type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=60)
+    assert refused.value.code == 413
+    assert json.loads(refused.value.read()) == {"detail": "request body too large: the limit is 1048576 bytes"}
+
+
+@pytest.mark.parametrize("head", ["Content-Length: 2097152\r\nExpect: 100-continue", f"Content-Length: {MAX_DRAIN + 1}"],
+                         ids=["waits-for-100-continue", "over-what-is-read-and-dropped"])
+def test_a_body_not_worth_reading_is_refused_before_it_is_sent(api, head):
+    """A client waiting for '100 Continue', or a body over 64 MiB: the 413 comes without a byte of it."""
+    with socket.create_connection((api.base_url.host, api.base_url.port), timeout=10) as conn:
+        conn.sendall(f"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n{head}\r\n\r\n"
+                     .encode())
+        answer = http.client.HTTPResponse(conn)
+        answer.begin()
+        assert answer.status == 413 and json.loads(answer.read())["detail"].endswith("the limit is 1048576 bytes")
+
+
+def test_the_connection_of_a_413_serves_the_next_request(api):
+    """The refused body is read to its end, so the connection stays open for the next request."""
+    conn = http.client.HTTPConnection(api.base_url.host, api.base_url.port, timeout=30)
+    conn.request("POST", "/v1/score", body=b"x" * (3 << 20), headers=JSON)
+    refused = conn.getresponse()
+    assert refused.status == 413 and not refused.will_close
+    refused.read()
+    sock = conn.sock
+    conn.request("POST", "/v1/score", body=json.dumps({"board": TWO_WALLS}).encode(), headers=JSON)
+    answer = conn.getresponse()
+    assert answer.status == 200 and json.loads(answer.read())["result"] == "W+13.5" and conn.sock is sock
+    conn.close()
 
 
 # ---- the app's other parts ----------------------------------------------------------------------

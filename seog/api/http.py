@@ -35,16 +35,24 @@ from seog import clip, cores
 from seog.api import positions, schemas
 
 MAX_BODY = 1 << 20  # 1 MiB: a long 19x19 game with comments is well under 100 KiB
+MAX_DRAIN = 64 << 20  # a refused body up to 64 MiB is read and dropped, so that its sender sees the 413
 HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 UPLOAD_FIELDS = frozenset({"file", "rules", "komi", "use_markup", "overrides", "annotated_sgf", "svg"})
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 OVERRIDES_FIELD = 'the caller\'s decisions as JSON, {"dead": ["D4"], "alive": ["Q16"]}, each for the whole block'
-OVERRIDES_SCHEMA = {"contentMediaType": "application/json", "contentSchema": {"$ref": "#/components/schemas/Overrides"}}
 MAX_LISTED_ERRORS = 20  # a 422 lists this many; a 1 MiB object of unknown keys made 88,000 (11 MB)
-_ERRORS = {400: {"model": schemas.Error, "description": "the input names no position seog can score"},
-           413: {"model": schemas.Error, "description": "the request body is over the size limit"},
-           415: {"model": schemas.Error, "description": "the body is not of the content type the endpoint takes"},
-           422: {"model": schemas.Error, "description": "the body does not match the schema"}}
+_ERRORS = {400: {"model": schemas.Error,
+                 "description": "the input names no position seog can score, and the detail says why: SGF that "
+                                "is no game of Go, an illegal position or move, rows that are not a square of the "
+                                "board's size, a handicap the board cannot hold, an override off the board or on "
+                                "an empty point, markup the SGF lacks, a value outside a pattern the schema "
+                                "gives (rules, rows, vertices); or a body that is not UTF-8 or is nested too deep"},
+           413: {"model": schemas.Error, "description": f"the request body is over the size limit "
+                                                        f"({MAX_BODY} bytes by default)"},
+           415: {"model": schemas.Error, "description": "the body is not of the content type the endpoint takes, "
+                                                        "or is compressed"},
+           422: {"model": schemas.Error, "description": "the body is not JSON, or its fields, types or bounds do "
+                                                        "not match the schema"}}
 
 
 def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR,
@@ -92,11 +100,13 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
               responses=_ERRORS, dependencies=[Depends(takes_upload)])
     async def score_upload(http_request: Request,
                            file: Annotated[UploadFile, File(description="an .sgf file")],
-                           rules: Annotated[str | None, Form(max_length=schemas.MAX_RULES_LENGTH)] = None,
+                           rules: Annotated[str | None, Form(max_length=schemas.MAX_RULES_LENGTH,
+                                                             description=schemas.RULES_FIELD,
+                                                             json_schema_extra={"pattern": schemas.RULES_PATTERN})
+                                            ] = None,
                            komi: Annotated[float | None, Form(ge=-1000, le=1000, allow_inf_nan=False)] = None,
                            use_markup: Annotated[bool, Form()] = False,
-                           overrides: Annotated[str | None, Form(description=OVERRIDES_FIELD,
-                                                                 json_schema_extra=OVERRIDES_SCHEMA)] = None,
+                           overrides: Annotated[str | None, Form(description=OVERRIDES_FIELD)] = None,
                            annotated_sgf: Annotated[bool, Form()] = False,
                            svg: Annotated[bool, Form()] = False) -> dict:
         """Score an uploaded SGF file; ``rules`` and ``komi`` override the file's RU and KM, and
@@ -108,6 +118,7 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
         return await in_worker(score_upload_data, data, rules or None, komi, use_markup, annotated_sgf, svg,
                                overrides)
 
+    _document_the_upload(app)
     if static_dir is not None and (Path(static_dir) / "index.html").is_file():
         _add_v1_fallback(app)
         from fastapi.staticfiles import StaticFiles
@@ -126,6 +137,30 @@ async def _load_model_first(app: FastAPI):
     one_blas_thread_for_good()
     await anyio.to_thread.run_sync(default_model)
     yield
+
+
+def _document_the_upload(app: FastAPI) -> None:
+    """State in the OpenAPI document what ``POST /v1/score/sgf`` takes, where FastAPI's schema of its
+    form says less: a non-empty file, no other field, ``overrides`` as a JSON object (the JSON
+    body's), and no null (a form field is text or absent)."""
+    generate = app.openapi
+
+    def openapi() -> dict:
+        if app.openapi_schema is None:
+            document = generate()
+            content = document["paths"]["/v1/score/sgf"]["post"]["requestBody"]["content"]["multipart/form-data"]
+            form = document["components"]["schemas"][content["schema"]["$ref"].rsplit("/", 1)[-1]]
+            fields = form["properties"]
+            for name, field in fields.items():
+                kinds = [kind for kind in field.pop("anyOf", ()) if kind.get("type") != "null"]
+                fields[name] = {**field, **kinds[0]} if kinds else field
+            fields["file"]["minLength"] = 1
+            fields["overrides"] = {"$ref": "#/components/schemas/Overrides", "description": OVERRIDES_FIELD}
+            form["additionalProperties"] = False
+            content["encoding"] = {"overrides": {"contentType": "application/json"}}
+        return app.openapi_schema
+
+    app.openapi = openapi
 
 
 def _add_v1_fallback(app: FastAPI) -> None:
@@ -150,10 +185,13 @@ class BodyTooLarge(StarletteHTTPException):
 class BodyLimit:
     """Answer 413 (JSON, naming the limit) for a request body over ``limit`` bytes, whether the
     client declares its length or streams it in chunks, and 415 for a compressed body (its size
-    after decompression would escape the limit)."""
+    after decompression would escape the limit). The refused body is read to its end and dropped,
+    up to ``drain`` bytes, before the 413 goes out: a client that sends all of the body before it
+    reads (Python's urllib) otherwise meets a connection closed on unread bytes, not the answer.
+    A client that waits for ``100 Continue`` is answered at once, having sent nothing."""
 
-    def __init__(self, app, limit: int) -> None:
-        self.app, self.limit = app, limit
+    def __init__(self, app, limit: int, drain: int = MAX_DRAIN) -> None:
+        self.app, self.limit, self.drain = app, limit, drain
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -164,8 +202,11 @@ class BodyLimit:
             response = JSONResponse({"detail": f"Content-Encoding {clip(encoding)} is not accepted: "
                                                "send the body uncompressed"}, status_code=415)
             return await response(scope, receive, send)
+        waits = headers.get(b"expect", b"").strip().lower() == b"100-continue"
         declared = headers.get(b"content-length", b"")
         if declared.isdigit() and int(declared) > self.limit:
+            if not waits and int(declared) <= self.drain:
+                await _drop_body(receive, self.drain)
             return await self._refuse(scope, receive, send)
         total, started = 0, False
 
@@ -175,6 +216,8 @@ class BodyLimit:
             if message["type"] == "http.request":
                 total += len(message.get("body", b""))
                 if total > self.limit:
+                    if message.get("more_body", False):  # whoever answers the 413, after the body
+                        await _drop_body(receive, self.drain - total)
                     raise BodyTooLarge()
             return message
 
@@ -193,6 +236,18 @@ class BodyLimit:
     async def _refuse(self, scope, receive, send) -> None:
         response = JSONResponse({"detail": _too_large(self.limit)}, status_code=413)
         await response(scope, receive, send)
+
+
+async def _drop_body(receive, budget: int) -> None:
+    """Read the rest of a request body and keep none of it; stop past ``budget`` bytes (the
+    connection is then closed on the rest)."""
+    while budget >= 0:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        budget -= len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
 
 
 def _too_large(limit: int) -> str:
@@ -398,13 +453,12 @@ def _json_error(error: dict, doc) -> dict:
 
 
 def _typed(error: dict) -> dict:
-    """A number given as true/false or as a string, named as such: pydantic's 'Input should be a
+    """A value of the wrong JSON type named with what it should be: pydantic's 'Input should be a
     valid integer' left a caller wondering what was wrong with ``"size": true``."""
-    kind = {"int_type": "an integer", "float_type": "a number"}.get(error.get("type"))
-    given = error.get("input")
-    if kind is None or not isinstance(given, bool | str):
+    kind = {"int_type": "an integer", "float_type": "a number", "bool_type": "true or false"}.get(error.get("type"))
+    if kind is None or "input" not in error:
         return error
-    return {**error, "msg": f"should be {kind}, not {clip(json.dumps(given))}"}
+    return {**error, "msg": f"should be {kind}, not {clip(json.dumps(error['input'], default=str))}"}
 
 
 def _plain(error: dict) -> dict:
@@ -414,7 +468,7 @@ def _plain(error: dict) -> dict:
 
 
 def _describe(error: dict) -> str:
-    loc = [p for p in error["loc"] if p != "body"]
+    loc = [p or "''" for p in error["loc"] if p != "body"]  # a key "" named, not left blank
     where = ".".join(loc) if loc else "body"
     msg = error["msg"]
     msg = msg.removeprefix("Value error, ")

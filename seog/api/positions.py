@@ -7,17 +7,28 @@ it, so that the server answers 4xx with that message instead of failing inside t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from seog import clip
+from seog.api.schemas import ROW_CHARACTERS, RULES_PATTERN, VERTEX_PATTERN
 from seog.features import coords, sgf
 from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
 from seog.features.sgf import Game
 from seog.features.topology import label_blocks
-from seog.scoring.rules import DeadNotCounted, Rules, UnknownRules, check_suicides, get_rules, rules_from_sgf
+from seog.scoring.rules import (
+    RULES,
+    DeadNotCounted,
+    Rules,
+    UnknownRules,
+    check_suicides,
+    get_rules,
+    rules_from_sgf,
+)
 
 
 class RequestError(ValueError):
@@ -26,6 +37,7 @@ class RequestError(ValueError):
 
 INPUT_ERRORS = (RequestError, sgf.SgfError, IllegalPosition, IllegalMove, UnknownRules, coords.CoordinateError,
                 DeadNotCounted)
+_RULES_NAME, _VERTEX = re.compile(RULES_PATTERN), re.compile(VERTEX_PATTERN)
 
 
 @dataclass
@@ -67,6 +79,7 @@ def from_request(req) -> Position:
 def from_sgf(data: bytes | str, *, rules: str | None = None, komi: float | None = None,
              use_markup: bool = False, dead: Iterable[str] = (), alive: Iterable[str] = ()) -> Position:
     """An SGF game as a position: its own rules, komi, handicap and prisoners unless overridden."""
+    check_rules_name(rules)
     game = check_suicides(sgf.loads(data), rules)  # the given rules, where RU does not say
     if use_markup and not game.has_markup:
         raise RequestError("use_markup: the SGF has no TB/TW territory marks in its last nodes")
@@ -90,6 +103,7 @@ def from_rows(rows: list[str], *, size: int | None = None, rules: str | None = N
               dead: Iterable[str] = (), alive: Iterable[str] = ()) -> Position:
     """A JSON board (rows top to bottom) as a position; ``size``, when given, must match the rows.
     Without ``komi``, the rules' even-game komi, or 0.5 with a handicap (``Rules.komi_for``)."""
+    check_rules_name(rules)
     if not rows:
         raise RequestError("board has no rows")
     if size is not None and len(rows) != size:
@@ -97,6 +111,9 @@ def from_rows(rows: list[str], *, size: int | None = None, rules: str | None = N
     for i, row in enumerate(rows):
         if not row.strip():
             raise RequestError(f"board row {i + 1} is empty")
+        unknown = next((ch for ch in row if ch not in ROW_CHARACTERS), None)
+        if unknown is not None:  # other blanks too: the schema's rows hold spaces and tabs only
+            raise IllegalPosition(f"row {i + 1}: unknown board character {unknown!r}")
     try:
         coords.check_size(len(rows))
     except ValueError as exc:  # a plain ValueError there: the API answers 400 only for input errors
@@ -112,6 +129,14 @@ def from_rows(rows: list[str], *, size: int | None = None, rules: str | None = N
     return position
 
 
+def check_rules_name(name: str | None) -> None:
+    """Refuse (UnknownRules, as ``get_rules`` words it) a rules name the API's schema does not state
+    (``schemas.RULES_PATTERN``): ``get_rules`` alone also takes other blanks around a name, and
+    letters that lower-case to ASCII (the Kelvin sign for 'k')."""
+    if name is not None and not _RULES_NAME.fullmatch(name):
+        raise UnknownRules(f"unknown rules {clip(name)!r} (known: {', '.join(RULES)})")
+
+
 def parse_overrides(board: Board, dead: Iterable[str], alive: Iterable[str]) -> dict[int, bool]:
     """GTP vertices of the caller's dead/alive decisions -> {grid index: alive?}.
 
@@ -120,6 +145,8 @@ def parse_overrides(board: Board, dead: Iterable[str], alive: Iterable[str]) -> 
     wanted: dict[int, tuple[bool, str]] = {}
     for vertices, is_alive in ((dead, False), (alive, True)):
         for vertex in vertices:
+            if not _VERTEX.fullmatch(vertex) and vertex.strip().lower() != "pass":  # as the schema's pattern
+                raise coords.CoordinateError(f"bad GTP vertex {vertex!r}")
             index = coords.gtp_to_index(vertex, board.size)
             if index is None:
                 raise RequestError(f"override {vertex!r} is a pass, not a point")

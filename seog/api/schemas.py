@@ -8,15 +8,60 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, StrictInt, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    StrictBool,
+    StrictInt,
+    model_validator,
+)
 
 from seog import clip
 from seog.features.coords import MAX_SIZE, MIN_SIZE
+from seog.scoring.rules import ALIASES
 
 MAX_PRISONERS = 100_000  # far more than any game takes; a huge count made a nonsense result or a 500
 MAX_RULES_LENGTH = 32  # the longest name of a rule set, with room for 'rules' and spaces
-Vertex = Annotated[str, Field(max_length=8)]  # a GTP vertex ('Q16') or 'pass'
+MAX_VERTEX_LENGTH = 8  # an override's GTP vertex: 'Q16', or with blanks around it
 Number = Annotated[float, Strict()]  # a JSON number: not true (read as 1) nor "6.5"; integers are taken
+
+
+def _whole(value):
+    """A number without a fraction as the integer it is (JSON Schema's reading: 9.0 is 9); true and
+    "9" are left to be refused."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+# JSON integers within bounds: 9 or 9.0, not 9.5, true nor "9" (the bounds go before the validator,
+# or pydantic writes them into the schema as "ge" and "le", which JSON Schema does not know)
+Size = Annotated[StrictInt, Field(ge=MIN_SIZE, le=MAX_SIZE), BeforeValidator(_whole)]
+Handicap = Annotated[StrictInt, Field(ge=0, le=MAX_SIZE * MAX_SIZE), BeforeValidator(_whole)]
+Captured = Annotated[StrictInt, Field(ge=0, le=MAX_PRISONERS), BeforeValidator(_whole)]
+
+
+def _any_case(name: str) -> str:
+    """A regular expression for a rules name in any ASCII case, '-' or '_' alike: 'n[Zz]' for 'nz'."""
+    return "".join(f"[{c.upper()}{c}]" if c.isalpha() else "[-_]" if c == "-" else c for c in name)
+
+
+# The patterns the OpenAPI document states and the server holds input to (``positions``): character
+# classes, literals and ^...$ only, which read alike in ECMA-262 (JSON Schema's), Python and Rust.
+SPACE = r"[ \t]"  # the blanks a row, a vertex or a rules name may carry around what it says
+POINTS = "XxBOoW.+-"  # Board.from_rows: X/x/B black, O/o/W white, ./+/- empty
+ROW_CHARACTERS = frozenset(POINTS + " \t")
+ROW_PATTERN = f"^{SPACE}*(?:[{POINTS}]{SPACE}*){{{MIN_SIZE},{MAX_SIZE}}}$"
+VERTEX_PATTERN = f"^{SPACE}*[A-HJ-Za-hj-z][0-9]+{SPACE}*$"  # GTP columns: no I
+RULES_PATTERN = (f"^(?:{SPACE}*(?:{'|'.join(_any_case(name) for name in sorted(ALIASES))})"
+                 f"(?: [Rr][Uu][Ll][Ee][Ss]?)?{SPACE}*)?$")  # rules.get_rules: a trailing ' rule(s)' goes
+RULES_FIELD = ("japanese, korean, chinese, aga, nz or tromp-taylor, in any case, or an alias (jp, ko, cn, "
+               "american, bga, new zealand, tt, ...), a trailing ' rules' taken; empty: the SGF's RU "
+               "(japanese for a board)")
+Vertex = Annotated[str, Field(max_length=MAX_VERTEX_LENGTH, json_schema_extra={"pattern": VERTEX_PATTERN})]
+Row = Annotated[str, Field(json_schema_extra={"pattern": ROW_PATTERN})]
+RulesName = Annotated[str, Field(max_length=MAX_RULES_LENGTH, json_schema_extra={"pattern": RULES_PATTERN})]
 
 
 MAX_UNKNOWN_FIELDS = 20  # past this many, one error for all: pydantic's one each made 88,000 of a 1 MiB body
@@ -44,8 +89,8 @@ class _Strict(BaseModel):
 class Prisoners(_Strict):
     """Stones each side has captured during the game (the count under territory rules)."""
 
-    black: StrictInt = Field(0, ge=0, le=MAX_PRISONERS)
-    white: StrictInt = Field(0, ge=0, le=MAX_PRISONERS)
+    black: Captured = 0
+    white: Captured = 0
 
 
 class Overrides(_Strict):
@@ -55,38 +100,60 @@ class Overrides(_Strict):
     alive: list[Vertex] = Field(default_factory=list, max_length=MAX_SIZE * MAX_SIZE)
 
 
+SGF_ONLY = ("use_markup", "annotated_sgf")  # with a board: 400, naming it
+BOARD_ONLY = ("size", "handicap", "prisoners")  # with SGF text: 422, naming them (``_one_position``)
+EXAMPLES = [
+    {"board": [".X.O.", ".X.O.", ".X.O.", ".X.O.", ".X.O."], "rules": "japanese", "komi": 0.5},
+    {"sgf": "(;GM[1]SZ[9]KM[6.5]RU[Japanese];B[ee];W[gc];B[];W[])", "annotated_sgf": True},
+]
+
+
+def _one_position_schema(schema: dict) -> None:
+    """``ScoreRequest``'s schema states what ``_one_position`` holds a body to: ``sgf`` text or
+    ``board`` rows, exactly one (null is absent), and the fields that go only with one of them."""
+    schema["oneOf"] = [
+        {"title": "SGF text", "required": ["sgf"],
+         "properties": {"sgf": {"type": "string"}, **{k: {"type": "null"} for k in ("board", *BOARD_ONLY)}}},
+        {"title": "board rows", "required": ["board"],
+         "properties": {"board": {"type": "array"}, "sgf": {"type": "null"},
+                        **{k: {"const": False} for k in SGF_ONLY}}},
+    ]
+    schema["examples"] = EXAMPLES
+
+
 class ScoreRequest(_Strict):
     """Either ``sgf`` (a finished game) or ``board`` (rows top to bottom, ``X``/``O``/``.``)."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
-        {"board": [".X.O.", ".X.O.", ".X.O.", ".X.O.", ".X.O."], "rules": "japanese", "komi": 0.5},
-        {"sgf": "(;GM[1]SZ[9]KM[6.5]RU[Japanese];B[ee];W[gc];B[];W[])", "annotated_sgf": True},
-    ]})
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_one_position_schema)
 
-    sgf: str | None = Field(None, description="SGF text of a finished game")
-    size: StrictInt | None = Field(None, ge=MIN_SIZE, le=MAX_SIZE, description="board size; must match the rows")
-    board: list[str] | None = Field(None, max_length=MAX_SIZE,
-                                    description="rows top to bottom: X black, O white, . empty")
-    rules: str | None = Field(None, max_length=MAX_RULES_LENGTH, description="japanese, korean, chinese, aga, nz or tromp-taylor")
+    sgf: Annotated[str, Field(json_schema_extra={"minLength": 1})] | None = Field(
+        None, description="SGF text of a finished game")
+    size: Size | None = Field(None, description="board size; must match the rows")
+    board: Annotated[list[Row], Field(max_length=MAX_SIZE, json_schema_extra={"minItems": MIN_SIZE})] | None = Field(
+        None, description=f"rows top to bottom, as many as each row has points ({MIN_SIZE} to {MAX_SIZE}): "
+                          "X (or x, B) black, O (or o, W) white, . (or +, -) empty, spaces or tabs between them")
+    rules: RulesName | None = Field(None, description=RULES_FIELD)
     komi: Number | None = Field(None, ge=-1000, le=1000, allow_inf_nan=False,
                                description="White's komi, over the SGF's KM. Default: the SGF's KM (0 without "
                                            "one); for a board, 0.5 with a handicap (1 or more), else the rules' "
                                            "even-game komi: 6.5 japanese and korean, 7 nz, 7.5 chinese, aga and "
                                            "tromp-taylor")
-    handicap: StrictInt | None = Field(None, ge=0, le=MAX_SIZE * MAX_SIZE,
-                                            description="handicap stones (board only; an SGF's come from HA)")
-    prisoners: Prisoners | None = None
-    use_markup: bool = Field(False, description="count with the SGF's TB/TW dead stones instead of deciding")
+    handicap: Handicap | None = Field(None, description="handicap stones, at most the board's points less one "
+                                                        "(board only; an SGF's come from HA)")
+    prisoners: Prisoners | None = Field(None, description="board only; an SGF's are counted from its moves")
+    use_markup: StrictBool = Field(False, description="count with the SGF's TB/TW dead stones instead of deciding "
+                                                      "(SGF only)")
     overrides: Overrides | None = None
-    annotated_sgf: bool = Field(False, description="also return the game as SGF with TB/TW, RE and a comment")
-    svg: bool = Field(False, description="also return the scored board as an SVG picture")
+    annotated_sgf: StrictBool = Field(False, description="also return the game as SGF with TB/TW, RE and a comment "
+                                                         "(SGF only)")
+    svg: StrictBool = Field(False, description="also return the scored board as an SVG picture")
 
     @model_validator(mode="after")
     def _one_position(self) -> ScoreRequest:
         if (self.sgf is None) == (self.board is None):
             raise ValueError("give either 'sgf' (SGF text) or 'board' (a list of rows), not both or neither")
         if self.sgf is not None:
-            extra = [k for k in ("size", "handicap", "prisoners") if getattr(self, k) is not None]
+            extra = [k for k in BOARD_ONLY if getattr(self, k) is not None]
             if extra:
                 raise ValueError(f"{_listed(extra)} {'comes' if len(extra) == 1 else 'come'} from the SGF; "
                                  f"send {'it' if len(extra) == 1 else 'them'} only with 'board'")
