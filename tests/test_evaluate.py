@@ -1,6 +1,7 @@
 """Evaluation: figures against the truth, the ceiling, the engine side by side, the dev-set readers."""
 
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -151,6 +152,36 @@ def test_cli_csv_that_is_a_folder_is_refused_before_the_work(tmp_path, capsys, m
     monkeypatch.setattr(cli_evaluate, "run_folders", lambda *a: pytest.fail("evaluated before the check"))
     assert main(["evaluate", str(folder), "--no-model", "--csv", str(tmp_path / "out.csv"), "--quiet"]) == 1
     assert capsys.readouterr().err == f"seog evaluate: error: --csv {tmp_path / 'out.csv'} is a folder: name a file\n"
+
+
+def test_cli_csv_without_matplotlib_names_the_extra_before_the_work(tmp_path, capsys, monkeypatch):
+    """The PNG beside the CSV is drawn after every position is scored: without matplotlib (a
+    server's install) the command stops first, naming the extra; the table alone needs nothing more."""
+    from seog.cli import evaluate as cli_evaluate
+
+    folder = _folder(tmp_path, wall=wall())
+    out = tmp_path / "report" / "ev.csv"
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if not installed
+    real = cli_evaluate.run_folders
+    monkeypatch.setattr(cli_evaluate, "run_folders", lambda *a: pytest.fail("evaluated before the check"))
+    assert main(["evaluate", str(folder), "--no-model", "--csv", str(out), "--quiet"]) == 1
+    assert capsys.readouterr().err == ("seog evaluate: error: --csv (the PNG beside it) needs matplotlib, which "
+                                       "this install lacks: pip install 'seog[train]'\n")
+    assert not out.parent.exists()
+    monkeypatch.setattr(cli_evaluate, "run_folders", real)
+    assert main(["evaluate", str(folder), "--no-model", "--quiet"]) == 0
+
+
+@pytest.mark.parametrize("missing, named", [(["torch"], "torch"), (["matplotlib"], "matplotlib"),
+                                            (["torch", "matplotlib"], "torch and matplotlib")])
+def test_train_without_its_extra_names_it_before_the_work(tmp_path, capsys, monkeypatch, missing, named):
+    """``seog train`` needs torch for the nets and matplotlib for the learning curves."""
+    for name in missing:
+        monkeypatch.setitem(sys.modules, name, None)
+    assert main(["train", "--cache", str(tmp_path / "none.npz"), "--out", str(tmp_path / "runs")]) == 1
+    assert capsys.readouterr().err == (f"seog train: error: training needs {named}, which this install lacks: "
+                                       "pip install 'seog[train]'\n")
+    assert not (tmp_path / "runs").exists()
 
 
 def test_cli_error_on_folder_without_labels_counts_the_reasons(tmp_path, capsys):

@@ -5,9 +5,26 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 
 COMMANDS = ["score", "annotate", "select", "train", "evaluate", "serve", "gtp", "match"]
+EXTRAS = {"torch": "train", "matplotlib": "train", "distributed": "dask"}  # pyproject's optional-dependencies
+
+
+class MissingExtra(ValueError):
+    """A command needs a package of an optional extra that this install lacks."""
+
+
+def need_extra(what: str, *modules: str) -> None:
+    """Refuse (exit 1) ``what`` before any work when one of ``modules`` is not installed, naming
+    the extra to install, rather than fail when the work needs it (``seog evaluate --csv`` draws
+    its PNG after scoring every position)."""
+    missing = [name for name in modules if importlib.util.find_spec(name) is None]
+    if missing:
+        extras = ",".join(sorted({EXTRAS[name] for name in missing}))
+        raise MissingExtra(f"{what} needs {' and '.join(missing)}, which this install lacks: "
+                           f"pip install 'seog[{extras}]'")
 
 
 def positive_int(text: str) -> int:

@@ -8,7 +8,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from seog.cli import positive_int, seconds
+from seog.cli import need_extra, positive_int, seconds
 
 
 def register(sub) -> None:
@@ -46,6 +46,8 @@ def load_model(args):
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.csv:
+        need_extra("--csv (the PNG beside it)", "matplotlib")
     from seog.datasets import evaluate as ev
 
     if args.csv:

@@ -12,6 +12,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from seog.cli import need_extra
+
 DEFAULT_CACHE = "cache/train.npz"
 
 
@@ -72,6 +74,7 @@ def _sha1(path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    need_extra("training", "torch", "matplotlib")  # the nets, and the PNGs of their learning curves
     import torch
 
     from seog.classifiers import train
