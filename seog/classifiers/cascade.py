@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from seog.classifiers.status import BlockStatus
+from seog.classifiers.vocabulary import BlockStatus, Doubt, Source
 
 N_SLOTS = 7
 
@@ -61,6 +61,6 @@ def classify(topology, unsettled_ids, settled: dict, model) -> dict[int, BlockSt
     out = {}
     for b, prob in zip(ids.tolist(), probs.tolist()):
         block = topology.blocks[b]
-        doubt = "model" if abs(prob - 0.5) < model.uncertain_margin else ""
-        out[b] = BlockStatus(b, block.color, block.points, prob >= 0.5, "model", prob, doubt)
+        doubt = Doubt.MODEL if abs(prob - 0.5) < model.uncertain_margin else Doubt.NONE
+        out[b] = BlockStatus(b, block.color, block.points, prob >= 0.5, Source.CASCADE, prob, doubt)
     return out

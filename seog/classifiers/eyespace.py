@@ -44,7 +44,8 @@ no eye (``OPEN_BOARD``): the rule reads nothing from it.
 
 from __future__ import annotations
 
-from seog.classifiers.status import JUDGED_BY_NETS, revive_uncaptured, turn
+from seog.classifiers.capturers import revive_uncaptured
+from seog.classifiers.vocabulary import BY_NETS, Source, turn
 from seog.features.coords import adjacent
 from seog.features.topology import Topology
 
@@ -62,7 +63,7 @@ def eyeless_dead(topology: Topology, statuses: dict) -> dict:
     ``eyespace``), their prisoners alive again."""
     alive = [statuses[b.id].alive for b in topology.blocks]
     gone = [not statuses[b.id].alive and not statuses[b.id].uncertain for b in topology.blocks]  # surely dead
-    benson = {b for b, st in statuses.items() if st.source == "benson"}
+    benson = {b for b, st in statuses.items() if st.source == Source.BENSON}
     group_of = {color: _groups(topology, color, alive) for color in (1, -1)}
     members = {color: _members(group_of[color]) for color in (1, -1)}
     lives: dict[int, bool] = {}  # group id (a block id, so unique across colours) -> lives on its own
@@ -73,7 +74,7 @@ def eyeless_dead(topology: Topology, statuses: dict) -> dict:
                 dead.update(blocks)
     if not dead:
         return statuses
-    out = turn(statuses, dict.fromkeys(dead, False), "eyespace")
+    out = turn(statuses, dict.fromkeys(dead, False), Source.EYESPACE)
     prisoners = {o for b in dead for o in topology.blocks[b].opponents if not out[o].alive}
     return revive_uncaptured(topology, out, prisoners)
 
@@ -279,7 +280,7 @@ def enclosed_alive(topology: Topology, statuses: dict) -> dict:
         if len(real) >= 2:
             turned.update(dict.fromkeys(blocks, True))
             turned.update({o: False for cer in real for o in cer.inner_blocks})
-    return turn(statuses, turned, "eyes")
+    return turn(statuses, turned, Source.EYES)
 
 
 def big_eye_alive(topology: Topology, statuses: dict) -> dict:
@@ -297,7 +298,7 @@ def big_eye_alive(topology: Topology, statuses: dict) -> dict:
                 turned.update(dict.fromkeys(blocks, True))
                 turned.update(dict.fromkeys(cer.inner_blocks, False))
     turned.update(dict.fromkeys(_lost_in_big_eyes(topology, statuses), False))
-    return turn(statuses, turned, "big-eye")
+    return turn(statuses, turned, Source.BIG_EYE)
 
 
 def _lost_in_big_eyes(topology: Topology, statuses: dict) -> list[int]:
@@ -312,7 +313,7 @@ def _lost_in_big_eyes(topology: Topology, statuses: dict) -> list[int]:
                 continue
             inner = [o for o in cer.inner_blocks if statuses[o].alive]
             if (inner and _stones_alive_inside(topology, statuses, cer) <= FEW_STONES
-                    and all(statuses[o].source in JUDGED_BY_NETS for o in inner)):
+                    and all(statuses[o].source in BY_NETS for o in inner)):
                 lost += inner
     return lost
 
@@ -335,7 +336,7 @@ def _dead_groups(topology: Topology, statuses: dict):
     it can be taken."""
     for color in (1, -1):
         judged = {b for b, st in statuses.items()
-                  if st.color == color and not st.alive and st.source in JUDGED_BY_NETS}
+                  if st.color == color and not st.alive and st.source in BY_NETS}
         if not judged:
             continue
         links = [c.blocks for c in topology.chains if c.color == color]
@@ -344,7 +345,7 @@ def _dead_groups(topology: Topology, statuses: dict):
             mine = set(blocks)
             enclosed = [cer for cer in topology.cers[color]
                         if cer.blocks and cer.blocks[0] in mine and set(cer.blocks) <= mine
-                        and not any(statuses[o].source == "benson" for o in cer.inner_blocks)]
+                        and not any(statuses[o].source == Source.BENSON for o in cer.inner_blocks)]
             yield color, blocks, enclosed
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from seog.classifiers.status import BlockStatus
+from seog.classifiers.vocabulary import BlockStatus, Doubt, Source
 from seog.features.topology import Topology
 
 MAX_LIBERTIES = 12  # a side with more liberties than this wins any race these counts describe
@@ -70,7 +70,7 @@ def doubtful(topology: Topology, statuses: dict[int, BlockStatus]) -> set[int]:
         if len(chains) != 1:
             continue
         capturer = [b for b in topology.chains[chains.pop()].blocks if statuses[b].alive]
-        if any(statuses[b].source in ("benson", "override") for b in capturer + group):
+        if any(statuses[b].source in (Source.BENSON, Source.OVERRIDE) for b in capturer + group):
             continue
         if any(not statuses[o].alive and o not in group for b in capturer for o in topology.blocks[b].opponents):
             continue  # the capturer can gain liberties elsewhere
@@ -89,6 +89,6 @@ def flag_races(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int
     """``statuses`` with the blocks of doubtful races, and those alone, in doubt for the race
     (a block the model doubts keeps that reason); verdicts unchanged. Run again after overrides."""
     racing = doubtful(topology, statuses)
-    changed = {b: st.doubted("race" if b in racing else "") for b, st in statuses.items()
-               if st.doubt != "model" and (st.doubt == "race") != (b in racing)}
+    changed = {b: st.doubted(Doubt.RACE if b in racing else Doubt.NONE) for b, st in statuses.items()
+               if st.doubt != Doubt.MODEL and (st.doubt == Doubt.RACE) != (b in racing)}
     return {**statuses, **changed} if changed else statuses

@@ -3,7 +3,7 @@ captures whoever moves first are dead, with the rest of their chain."""
 
 from __future__ import annotations
 
-from seog.classifiers.status import BlockStatus, turn
+from seog.classifiers.vocabulary import BlockStatus, Source, turn
 from seog.features.reading import Reader
 from seog.features.topology import Topology
 
@@ -22,7 +22,7 @@ def read_dead(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int,
         reader = reader or Reader(topology.grid)
         if reader.dead(topology.blocks[b].points):
             turned.update(dict.fromkeys(topology.chains[topology.blocks[b].chain].blocks, False))
-    return turn(statuses, turned, "reading")
+    return turn(statuses, turned, Source.READING)
 
 
 def read_candidates(topology: Topology, statuses: dict[int, BlockStatus],
@@ -39,7 +39,7 @@ def read_candidates(topology: Topology, statuses: dict[int, BlockStatus],
     """
     blocks, chains = topology.blocks, topology.chains
     chosen = [b for b, st in statuses.items()
-              if st.alive and st.source != "benson" and len(blocks[b].points) >= min_stones
+              if st.alive and st.source != Source.BENSON and len(blocks[b].points) >= min_stones
               and len(blocks[b].liberties) <= READ_MAX_LIBERTIES
               and len(chains[blocks[b].chain].liberties) <= READ_MAX_CHAIN_LIBERTIES
               and all(statuses[o].alive for o in blocks[b].opponents)]

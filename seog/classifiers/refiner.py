@@ -25,7 +25,7 @@ import numpy as np
 from scipy import sparse
 from scipy.linalg.blas import sgemm
 
-from seog.classifiers.status import BlockStatus
+from seog.classifiers.vocabulary import BlockStatus, Doubt, Source
 from seog.features.planes import COLOR_SWAP, PLANES, segments, static_planes, status_plane
 from seog.features.topology import Topology
 
@@ -334,7 +334,7 @@ def symmetric_ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarra
 
 def inputs(topology: Topology, statuses: dict[int, BlockStatus]) -> np.ndarray:
     """The refiner's ``(N_INPUTS, n, n)`` input: board planes, then every block's cascade verdict."""
-    benson = [b for b, st in statuses.items() if st.source == "benson"]
+    benson = [b for b, st in statuses.items() if st.source == Source.BENSON]
     p = np.array([_p_alive(statuses[b.id]) for b in topology.blocks], dtype=np.float32)
     return np.concatenate([static_planes(topology, benson), status_plane(topology, p)[None]])
 
@@ -380,17 +380,17 @@ def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refine
     once = calibrated(block_p_alive(topology, ownership(refiner, x, seg, n_segments)), refiner.calibration)
     doubted = np.abs(once - 0.5) < margin
     p = once
-    if any(doubted[b.id] and statuses[b.id].source != "benson" for b in topology.blocks):
+    if any(doubted[b.id] and statuses[b.id].source != Source.BENSON for b in topology.blocks):
         p = calibrated(block_p_alive(topology, symmetric_ownership(refiner, x, seg, n_segments)), refiner.calibration)
         doubted |= np.abs(p - 0.5) < margin
     p, doubted = p.tolist(), doubted.tolist()
     out = {}
     for block in topology.blocks:
         st = statuses[block.id]
-        if st.source == "benson":
+        if st.source == Source.BENSON:
             out[block.id] = st
         else:
             q = p[block.id]
-            doubt = "model" if doubted[block.id] or st.uncertain else ""
-            out[block.id] = BlockStatus(block.id, block.color, block.points, q > 0.5, "refiner", q, doubt)
+            doubt = Doubt.MODEL if doubted[block.id] or st.uncertain else Doubt.NONE
+            out[block.id] = BlockStatus(block.id, block.color, block.points, q > 0.5, Source.READER, q, doubt)
     return out

@@ -11,7 +11,7 @@ capture leaves has room for two eyes, and the seki holds.
 
 from __future__ import annotations
 
-from seog.classifiers.status import JUDGED_BY_NETS, turn
+from seog.classifiers.vocabulary import BY_NETS, Source, turn
 from seog.features.topology import Topology
 
 MIN_OPPONENT = 4  # smaller opponent blocks may be thrown in (KataGo-labelled archive: 2 stones)
@@ -21,8 +21,8 @@ def seki_alive(topology: Topology, statuses: dict) -> dict:
     """Statuses with the blocks called dead by the nets that are in a mutual seki alive again
     (source ``seki``)."""
     return turn(statuses, {block.id: True for block in topology.blocks
-                           if not statuses[block.id].alive and statuses[block.id].source in JUDGED_BY_NETS
-                           and _in_seki(topology, block, statuses)}, "seki")
+                           if not statuses[block.id].alive and statuses[block.id].source in BY_NETS
+                           and _in_seki(topology, block, statuses)}, Source.SEKI)
 
 
 def _in_seki(topology: Topology, block, statuses: dict) -> bool:

@@ -22,104 +22,44 @@ their only capturer may not win.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, replace
-from functools import cache
 
 import numpy as np
 from scipy import ndimage
 
+from seog.classifiers.capturers import revive_uncaptured
+from seog.classifiers.cascade import classify
+from seog.classifiers.eyespace import big_eye_alive, enclosed_alive, eyeless_dead
+from seog.classifiers.race import flag_races
+from seog.classifiers.reading import read_dead
+from seog.classifiers.refiner import refine
+from seog.classifiers.seki import seki_alive
+from seog.classifiers.vocabulary import (  # noqa: F401  (the vocabulary, also reached from here)
+    ALIVE,
+    DEAD,
+    EYE_SHAPE_RULES,
+    SURE,
+    BlockStatus,
+    Doubt,
+    Source,
+    turn,
+)
 from seog.features.benson import unconditionally_alive
 from seog.features.coords import adjacent
 from seog.features.topology import FOUR, Topology
 
-ALIVE, DEAD = "alive", "dead"
-JUDGED_BY_NETS = ("model", "refiner")  # the verdicts the rules that revive blocks may overturn
-# The rules that read eye shape: they assume closed borders, so they do not run on a position
-# that is not finished (a resignation, a time loss, open borders), where the reader decides alone.
-EYE_SHAPE_RULES = ("big-eye", "eyespace", "eyes")
-# A rule after the nets that turns a block the reader gives p at or beyond this (either way)
-# flags it: the two disagree where the reader was sure.
-SURE = 0.95
-
-
-@dataclass
-class BlockStatus:
-    """The decision for one block: ``alive``, who decided it (``source``: 'benson', 'atari',
-    'capturers-dead', 'model', 'refiner', 'reading', 'eyespace', 'seki', 'eyes', 'big-eye', 'heuristic',
-    'markup' or 'override'), the nets' probability that it is alive (None for static decisions),
-    and why the verdict is in doubt (``doubt``, empty when it is not: 'model' when that
-    probability is near the decision boundary, 'race' for a liberty race its capturer may not
-    win, ``classifiers.race``; ``uncertain`` says whether it is). A rule after the nets changes ``alive`` and ``source`` but keeps
-    the nets' probability and flag, so they may disagree with ``alive``. ``kept``: read dead, but
-    counted alive, as it stands, by rules that count every stone (Tromp-Taylor): ``alive`` and
-    ``status`` say what the count uses, ``read_status`` what seog reads (``scoring.score.as_counted``)."""
-
-    block: int
-    color: int
-    points: np.ndarray
-    alive: bool
-    source: str
-    p_alive: float | None = None
-    doubt: str = ""
-    kept: bool = False
-
-    @property
-    def uncertain(self) -> bool:
-        return bool(self.doubt)
-
-    @property
-    def status(self) -> str:
-        """What the count uses: 'alive' (counted as it stands) or 'dead' (taken off)."""
-        return ALIVE if self.alive else DEAD
-
-    @property
-    def read_status(self) -> str:
-        """What seog (or the marks, or the caller) reads, whatever the rules: ``status`` but for a
-        block ``kept`` on the board by rules that count every stone, read 'dead'."""
-        return DEAD if self.kept else self.status
-
-    def turned(self, alive: bool, source: str) -> BlockStatus:
-        """The same block decided again by a later pass, keeping the model's probability and flag."""
-        return replace(self, alive=alive, source=source)
-
-    @property
-    def why_uncertain(self) -> str:
-        """Why the verdict is in doubt, for people: the race, a rule against a sure reader, or the
-        model's probability."""
-        if self.doubt == "race":
-            return "in a liberty race that may end in seki, or in a capture the other way"
-        if self.doubt == "rule":
-            return f"the {self.source} rule turned the reader's verdict, p(alive) {float(self.p_alive):.2f}"
-        return "" if self.p_alive is None else f"p(alive) {float(self.p_alive):.2f}"
-
-    def doubted(self, doubt: str) -> BlockStatus:
-        """The same verdict in doubt for the reason ``doubt`` ('' for none)."""
-        return replace(self, doubt=doubt)
-
-
-def turn(statuses: dict[int, BlockStatus], turned: dict[int, bool], source: str) -> dict[int, BlockStatus]:
-    """``statuses`` with the blocks in ``turned`` decided again by ``source``: how every rule
-    after the static pass writes a verdict (``revive_uncaptured`` and the rules after the nets).
-    Blocks that keep their status, and blocks Benson settled, are left as they were."""
-    changed = {b: now for b, now in turned.items()
-               if statuses[b].alive != now and statuses[b].source != "benson"}
-    if not changed:
-        return statuses
-    out = dict(statuses)
-    for b, now in changed.items():
-        out[b] = out[b].turned(now, source)
-    return out
-
+# The rules after the nets, in the order they run, each named by the source it gives.
+PIPELINE = ((Source.READING, read_dead), (Source.BIG_EYE, big_eye_alive), (Source.EYESPACE, eyeless_dead),
+            (Source.SEKI, seki_alive), (Source.EYES, enclosed_alive))
 
 def static_statuses(topology: Topology) -> dict[int, BlockStatus]:
     """Statuses of the blocks the static pass settles, keyed by block id."""
     settled = {}
     for b in unconditionally_alive(topology):
         block = topology.blocks[b]
-        settled[b] = BlockStatus(b, block.color, block.points, True, "benson")
+        settled[b] = BlockStatus(b, block.color, block.points, True, Source.BENSON)
     for block in topology.blocks:
         if block.id not in settled and len(block.liberties) == 1 and safely_capturable(topology, block):
-            settled[block.id] = BlockStatus(block.id, block.color, block.points, False, "atari")
+            settled[block.id] = BlockStatus(block.id, block.color, block.points, False, Source.ATARI)
     return settled
 
 
@@ -175,7 +115,7 @@ def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus
             own = int((grid[near] == block.color).sum())
             opp = int((grid[near] == -block.color).sum())
             alive = own >= opp
-        out[b] = BlockStatus(b, block.color, block.points, alive, "heuristic")
+        out[b] = BlockStatus(b, block.color, block.points, alive, Source.HEURISTIC)
     return out
 
 
@@ -186,7 +126,6 @@ def cascade_statuses(topology: Topology, model=None) -> dict[int, BlockStatus]:
     unsettled = [b.id for b in topology.blocks if b.id not in settled]
     if unsettled:
         if model is not None:
-            from seog.classifiers.cascade import classify  # numpy only
             settled.update(classify(topology, unsettled, settled, model))
         else:
             settled.update(heuristic(topology, unsettled))
@@ -216,7 +155,6 @@ def read(topology: Topology, model=None, finished: bool = True) -> dict[int, Blo
     reads that)."""
     settled = cascade_statuses(topology, model)
     if getattr(model, "refiner", None) is not None:
-        from seog.classifiers.refiner import refine  # numpy only
         settled = refine(topology, settled, model.refiner, model.refiner_margin, finished)
     return settled
 
@@ -227,17 +165,15 @@ def apply_rules(topology: Topology, settled: dict[int, BlockStatus], rules: bool
     those named in ``passes``, less the eye-shape rules when the position is not ``finished``.
     A block a rule turns against a reader that was sure of it (``SURE``) is flagged (``doubt``
     'rule'). The race flag (``classifiers.race``) always runs last: it changes no verdict."""
-    if passes is not None and (unknown := set(passes) - {name for name, _ in later_passes()}):
+    if passes is not None and (unknown := set(passes) - {name for name, _ in PIPELINE}):
         raise ValueError(f"unknown passes {sorted(unknown)}: the passes are "
-                         f"{', '.join(name for name, _ in later_passes())}")
+                         f"{', '.join(name for name, _ in PIPELINE)}")
     if rules:
         before = settled
-        for name, run in later_passes():
-            if (passes is None or name in passes) and (finished or name not in EYE_SHAPE_RULES):
+        for name, run in PIPELINE:
+            if (passes is None or name in passes) and (finished or not name.reads_eye_shape):
                 settled = run(topology, settled)
         settled = flag_sure_turned(before, settled)
-    from seog.classifiers.race import flag_races  # it imports this module
-
     return flag_races(topology, settled)
 
 
@@ -248,38 +184,12 @@ def flag_sure_turned(before: dict[int, BlockStatus], settled: dict[int, BlockSta
     for b, st in settled.items():
         p = before[b].p_alive
         if (st.alive != before[b].alive and p is not None and abs(p - 0.5) >= SURE - 0.5
-                and st.doubt != "rule"):
-            out[b] = st.doubted("rule")
+                and st.doubt != Doubt.RULE):
+            out[b] = st.doubted(Doubt.RULE)
     return out
 
 
-@cache
 def later_passes() -> tuple:
-    """The rules that run after the nets, in order, each named by the source it gives:
-    ``(name, function of (topology, statuses) -> statuses)``."""
-    from seog.classifiers.eyespace import (  # they import this module
-        big_eye_alive,
-        enclosed_alive,
-        eyeless_dead,
-    )
-    from seog.classifiers.reading import read_dead
-    from seog.classifiers.seki import seki_alive
-
-    return (("reading", read_dead), ("big-eye", big_eye_alive), ("eyespace", eyeless_dead), ("seki", seki_alive),
-            ("eyes", enclosed_alive))
-
-
-def revive_uncaptured(topology: Topology, statuses: dict[int, BlockStatus],
-                      blocks=None) -> dict[int, BlockStatus]:
-    """A capture needs a living capturer: a block called dead is alive (``capturers-dead``) when
-    every opponent block next to it is dead for another reason than atari (an opponent in atari
-    among dead stones is one its owner will take). ``blocks`` are the ids to look at; by
-    default, those settled dead for being in atari."""
-    if blocks is None:
-        blocks = [b for b, st in statuses.items() if st.source == "atari"]
-    revived = {}
-    for b in blocks:
-        around = [statuses[o] for o in topology.blocks[b].opponents]
-        if around and all(not o.alive and o.source != "atari" for o in around):
-            revived[b] = True
-    return turn(statuses, revived, "capturers-dead")
+    """The rules that run after the nets, in order: ``(name, function of (topology, statuses) ->
+    statuses)`` (``PIPELINE``)."""
+    return PIPELINE

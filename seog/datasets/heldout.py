@@ -90,6 +90,7 @@ def measure(model, planes, ownership, rows, finished, log=None) -> dict:
         model_rules,
         read,
     )
+    from seog.classifiers.vocabulary import Doubt, Source
     from seog.features.topology import analyze
 
     names = [name for name, _ in later_passes()]
@@ -130,11 +131,11 @@ def measure(model, planes, ownership, rows, finished, log=None) -> dict:
             wrong = alive_of(apply_rules(topology, reading, True, keep, done)) != truth
             positions, stones = sub.subsets.get(keep, (0, 0))
             sub.subsets[keep] = (positions + int(wrong.any()), stones + int(sizes[wrong].sum()))
-        ps = [abs(st.p_alive - 0.5) for st in reading.values() if st.p_alive is not None and st.source != "benson"]
+        ps = [abs(st.p_alive - 0.5) for st in reading.values() if st.p_alive is not None and st.source != Source.BENSON]
         sub.calibration.extend((st.p_alive, bool(truth[b])) for b, st in reading.items()
-                               if st.p_alive is not None and st.source != "benson")
-        other = any(st.doubt in ("race", "rule") for st in product.values()) or any(
-            st.doubt == "model" and abs(st.p_alive - 0.5) >= 0.5 for st in product.values() if st.p_alive is not None)
+                               if st.p_alive is not None and st.source != Source.BENSON)
+        other = any(st.doubt in (Doubt.RACE, Doubt.RULE) for st in product.values()) or any(
+            st.doubt == Doubt.MODEL and abs(st.p_alive - 0.5) >= 0.5 for st in product.values() if st.p_alive is not None)
         shipped_doubt = any(st.uncertain for st in product.values())
         cascade = cascade_statuses(topology, model)
         split = [len(b.points) for b in topology.blocks if cascade[b.id].alive != product[b.id].alive]

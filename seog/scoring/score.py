@@ -18,7 +18,8 @@ from scipy import ndimage
 
 from seog.classifiers import model_file
 from seog.classifiers.race import flag_races
-from seog.classifiers.status import EYE_SHAPE_RULES, BlockStatus, decide
+from seog.classifiers.status import decide
+from seog.classifiers.vocabulary import EYE_SHAPE_RULES, BlockStatus, Doubt, Source
 from seog.features.board import Board, IllegalPosition
 from seog.features.coords import BLACK, WHITE
 from seog.features.sgf import Game
@@ -68,7 +69,7 @@ def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float
     model = default_model() if model == DEFAULT else model
     if dead is not None:
         mask = _as_mask(dead, board.size)
-        statuses = [BlockStatus(b.id, b.color, b.points, not mask.flat[b.points].any(), "markup")
+        statuses = [BlockStatus(b.id, b.color, b.points, not mask.flat[b.points].any(), Source.MARKUP)
                     for b in topology.blocks]
     else:
         statuses = decide(topology, model, finished=not unfinished)
@@ -111,7 +112,7 @@ def _count(board: Board, topology, statuses: list[BlockStatus], rules: Rules, ko
         if not label:
             raise ValueError(f"override at {_vertex(index, board.size)}: no stone there")
         st = statuses[label - 1]
-        statuses[label - 1] = BlockStatus(st.block, st.color, st.points, bool(alive), "override", st.p_alive)
+        statuses[label - 1] = BlockStatus(st.block, st.color, st.points, bool(alive), Source.OVERRIDE, st.p_alive)
     if overrides and dead is None:  # a race a person has settled is no longer in doubt
         statuses = list(flag_races(topology, dict(enumerate(statuses))).values())
     statuses = as_counted(statuses, rules)
@@ -172,7 +173,7 @@ def as_counted(statuses: list[BlockStatus], rules: Rules) -> list[BlockStatus]:
     is in doubt, since no decision of the players' could change that count."""
     if rules.remove_dead:
         return statuses
-    return [replace(st, alive=True, kept=not st.alive, doubt="") for st in statuses]
+    return [replace(st, alive=True, kept=not st.alive, doubt=Doubt.NONE) for st in statuses]
 
 
 def kept_notes(statuses: list[BlockStatus], rules: Rules, size: int, read: str = "seog reads as dead") -> list[str]:
