@@ -24,7 +24,7 @@ def apply(model: model_file.Model, rules: list[str] | None = None, refiner_margi
     they are)."""
     from seog.classifiers.status import later_passes
 
-    known = [name for name, _ in later_passes()]
+    known = [str(name) for name, _ in later_passes()]
     if rules is not None:
         if unknown := sorted(set(rules) - set(known)):
             raise ValueError(f"unknown rules {unknown}: the rules are {', '.join(known)}")
