@@ -203,7 +203,9 @@ def test_fox_komi_in_hundredths_is_read_as_points_and_said_so():
     (b"KM[nan]", r"KM: komi 'nan' is not a number"),
     (b"KM[inf]", r"KM: komi 'inf' is not a number"),
     (b"KM[6_5]", r"KM: komi '6_5' is not a number"),
-    (b"KM[120]", r"KM: komi 120 is more than the 9x9 board holds"),
+    (b"KM[120]", r"KM: komi 120 is out of range \(-81..81 points on a 9x9 board\)"),
+    (b"KM[1e308]", r"KM: komi 1e308 is out of range \(-81..81 points on a 9x9 board\)"),
+    (b"KM[-1e400]", r"KM: komi -1e400 is out of range \(-81..81 points on a 9x9 board\)"),
     (b"HA[inf]", r"HA: handicap 'inf' is not a number"),
     (b"HA[1_0]", r"HA: handicap '1_0' is not a number"),
     (b"HA[2.5]", r"HA: handicap '2.5' is not a whole number"),
@@ -315,6 +317,73 @@ def test_a_record_of_more_nodes_than_any_game_is_refused_before_it_is_built():
     assert sgf.loads(main_line).size == 19
 
 
+def test_semicolons_inside_values_and_escapes_are_not_nodes():
+    nodes = b";C[;;\\];;]" * (sgf.MAX_NODES - 1)  # an escaped ']': the comment goes on
+    assert sgf.loads(b"(;SZ[9]" + nodes + b")").size == 9
+    with pytest.raises(SgfError, match=f"has {sgf.MAX_NODES + 1} nodes"):
+        sgf.loads(b"(;SZ[9]" + nodes + b";)")
+    backslash = b";C[a;b\\\\];c]" * 2 * sgf.MAX_NODES  # an escaped backslash: the value ends at its ']'
+    with pytest.raises(SgfError, match="not a readable SGF file"):  # and ';c]' after it is not SGF
+        sgf.loads(b"(;SZ[9]" + backslash + b")")
+
+
+def short_variations(count: int) -> bytes:
+    return b"(;GM[1]SZ[19]" + b"(;B[aa];W[bb])" * count + b")"
+
+
+def test_a_file_of_short_variations_is_refused_at_the_node_limit_in_a_fraction_of_a_second():
+    """sgfmill keeps every token and node: counted on its tree, 10 MB of these cost 13 s and
+    1.1 GB. Counted while reading, the read stops at the limit."""
+    import time
+
+    data = short_variations(290_000)  # 4.1 MB, under the byte limit: 580,001 nodes
+    start = time.perf_counter()
+    with pytest.raises(SgfError, match=f"^the record has 580001 nodes; at most {sgf.MAX_NODES} are read"):
+        sgf.loads(data)
+    assert time.perf_counter() - start < 2.0  # ~0.1 s
+
+
+def test_a_file_over_the_byte_limit_is_refused_without_being_read_whole(tmp_path):
+    path = tmp_path / "big.sgf"
+    path.write_bytes(short_variations(714_285))  # 10 MB
+    with pytest.raises(SgfError, match=r"^big.sgf: the file is more than the 4,194,304 bytes \(4 MiB\) seog reads"):
+        sgf.load(path)
+    with pytest.raises(SgfError, match=r"^the file is 10,000,004 bytes, more than the 4,194,304 bytes"):
+        sgf.loads(path.read_bytes())
+
+
+@pytest.mark.parametrize("record, limit", [
+    (b"(;SZ[19]C" + b"[]" * 100_001 + b")", "more than 100000 property values"),
+    (b"(;SZ[19]AB" + b"[aa]" * 100_001 + b")", "more than 100000 property values"),
+    (b"(;SZ[19]" + b"A " * 100_001 + b"C[])", "more than 100000 property names"),
+    (b"(;SZ[19]" + b"(" * 10_002 + b")", "more than 10000 variations"),
+], ids=["values", "setup", "names", "parentheses"])
+def test_more_tokens_than_any_game_has_are_refused_before_sgfmill_reads_them(record, limit):
+    with pytest.raises(SgfError, match=f"^the file has {limit}; at most"):
+        sgf.loads(record)
+
+
+def test_a_game_near_every_limit_is_read():
+    """10,000 nodes, each a move with its time and a comment, and a node of 361 setup stones."""
+    setup = b"AB" + b"".join(b"[" + bytes([97 + c, 97 + r]) + b"]" for r in range(19) for c in range(19))
+    nodes = b"".join(b";%s[]BL[%d]C[move; %d]" % (b"BW"[n % 2:n % 2 + 1], n, n) for n in range(sgf.MAX_NODES - 2))
+    game = sgf.loads(b"(;SZ[19];" + setup + nodes + b")")
+    assert len(game.moves) == sgf.MAX_NODES - 2 and len(game.setup) == 361
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_file_saved_as_utf16_is_named_as_such(tmp_path, capsys, encoding):
+    from seog.cli import main
+
+    path = tmp_path / "u16.sgf"
+    path.write_bytes("(;GM[1]SZ[9]PB[Müller];B[ee])".encode(encoding))
+    assert main(["score", str(path)]) == 1
+    assert capsys.readouterr().err == ("seog score: error: u16.sgf: not a readable SGF file (no SGF data found); "
+                                       "the file looks like UTF-16 text: save it as UTF-8 (or ASCII) and try again\n")
+    with pytest.raises(SgfError, match=r"\(no SGF data found\)$"):  # a file that is not SGF at all
+        sgf.loads("Müller wins by 3.5 points".encode())
+
+
 
 LONG, X40, N40 = "x" * 10_000, "x" * 40 + "...", "9" * 40 + "..."
 
@@ -323,7 +392,7 @@ LONG, X40, N40 = "x" * 10_000, "x" * 40 + "...", "9" * 40 + "..."
     (f"(;GM[1]SZ[{LONG}])", f"SZ: '{X40}' is not a board size"),
     (f"(;GM[1]SZ[{'9' * 4000}])", f"SZ: board size {N40} is not supported (must be 2..25)"),
     (f"(;GM[1]SZ[9]KM[{LONG}];B[ee])", f"KM: komi '{X40}' is not a number"),
-    (f"(;GM[1]SZ[9]KM[{'9' * 300}];B[ee])", f"KM: komi {N40} is more than the 9x9 board holds"),
+    (f"(;GM[1]SZ[9]KM[{'9' * 300}];B[ee])", f"KM: komi {N40} is out of range (-81..81 points on a 9x9 board)"),
     (f"(;GM[1]SZ[9]HA[{LONG}];B[ee])", f"HA: handicap '{X40}' is not a number"),
     (f"(;GM[1]SZ[9]HA[{'9' * 300}];B[ee])", f"HA: handicap {N40} is more stones than the 9x9 board holds"),
     (f"(;GM[1]SZ[9];B[{LONG}])", f"move 1: B[{X40}] is not a point"),
@@ -345,3 +414,33 @@ def test_a_note_on_rules_seog_does_not_know_quotes_at_most_40_characters_of_ru()
 
     game = sgf.loads(f"(;GM[1]SZ[9]RU[{LONG}];B[ee];W[];B[])")
     assert game_notes(game) == [f"RU[{X40}] names rules seog does not know; counted under japanese rules"]
+
+
+def test_seog_score_names_the_file_of_a_record_with_a_block_without_liberties(tmp_path, capsys, monkeypatch):
+    """Setup stones can leave a block without liberties: the error named the block, not the file."""
+    import io
+
+    from seog.cli import main
+
+    record = b"(;GM[1]SZ[9]AB[aa]AW[ba][ab])"  # A9 black, surrounded by white setup stones
+    path = tmp_path / "no-liberty.sgf"
+    path.write_bytes(record)
+    assert main(["score", str(path)]) == 1
+    assert capsys.readouterr().err == "seog score: error: no-liberty.sgf: the block at A9 has no liberties\n"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(record)))
+    assert main(["score", "-"]) == 1
+    assert capsys.readouterr().err == "seog score: error: standard input: the block at A9 has no liberties\n"
+
+
+@pytest.mark.parametrize("komi, message", [
+    ("1e9", "komi '1e9' is more points than the largest board (625) holds"),
+    ("6_5", "komi '6_5' is not a number"),
+])
+def test_seog_score_komi_option_says_what_is_wrong_with_it(tmp_path, capsys, komi, message):
+    from seog.cli import main
+
+    path = tmp_path / "g.sgf"
+    path.write_bytes(b"(;GM[1]SZ[9];B[ee])")
+    with pytest.raises(SystemExit):
+        main(["score", str(path), "--komi", komi])
+    assert capsys.readouterr().err.splitlines()[-1] == f"seog score: error: argument --komi: {message}"

@@ -30,7 +30,11 @@ from seog.features.board import Board, IllegalMove
 from seog.features.coords import BLACK, WHITE
 
 MAX_HANDICAP = 9  # the most stones servers give (KGS, IGS, OGS, GTP's fixed_handicap): more is a setup
-MAX_NODES = 10_000  # real games have at most ~420 nodes; each costs sgfmill a node object
+# What a file may hold, checked before sgfmill builds anything (``_check_limits``): real games are
+# under 100 KB, with at most ~420 nodes and a few thousand property values.
+MAX_BYTES = 4 * 1024 * 1024
+MAX_NODES = 10_000  # each costs sgfmill a node object
+MAX_VALUES = 100_000  # property values (and as many property names); each costs sgfmill a token
 COLOR_OF = {"b": BLACK, "w": WHITE}
 LETTER_OF = {BLACK: "b", WHITE: "w"}
 
@@ -114,13 +118,20 @@ def load(path: str | Path) -> Game:
     """Read and replay an SGF file."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as file:
+            data = read_limited(file)
     except OSError as exc:
         raise SgfError(f"{path}: cannot read ({exc.strerror})") from exc
     try:
         return loads(data)
     except SgfError as exc:
         raise SgfError(f"{path.name}: {exc}") from None
+
+
+def read_limited(stream) -> bytes:
+    """The bytes of a binary stream, reading no more than one byte past MAX_BYTES: a file
+    too big to be a game is refused by ``loads`` without being read whole."""
+    return stream.read(MAX_BYTES + 1)
 
 
 _SETUP, _MOVES, _MARKS = {"AB", "AW", "AE"}, {"B", "W"}, {"TB", "TW"}
@@ -211,14 +222,14 @@ def _parse(data: bytes | str):
     from_text = isinstance(data, str)
     if from_text:
         data = data.encode("utf-8", "surrogatepass")
+    _check_limits(data)
     try:
         games = sgf_grammar.parse_sgf_collection(data)
     except ValueError as exc:
-        raise SgfError(f"not a readable SGF file ({_parse_message(exc)})") from None
+        raise SgfError(f"not a readable SGF file ({_parse_message(exc)}){_utf16_hint(data)}") from None
     if len(games) > 1:
         raise SgfError(f"the file holds {len(games)} games; seog scores one game per file "
                        "(split the collection first)")
-    _check_node_count(games[0])
     return games[0], _encoding(games[0], data, from_text)
 
 
@@ -231,17 +242,85 @@ def _check_go(coarse) -> None:
         raise SgfError(f"GM[{clip(written)}]: the record is not of a game of Go (GM[1]); seog scores only Go")
 
 
-def _check_node_count(coarse) -> None:
-    """Refuse a tree of more than MAX_NODES nodes (variations included) before sgfmill builds
-    an object for each: a 1 MiB file of empty nodes would cost seconds and hundreds of MB."""
-    count, stack = 0, [coarse]
-    while stack:
-        tree = stack.pop()
-        count += len(tree.sequence)
-        stack.extend(tree.children)
-    if count > MAX_NODES:
-        raise SgfError(f"the record has {count} nodes; at most {MAX_NODES} are read "
-                       "(a real game has a few hundred)")
+# One token as sgfmill's tokeniser reads it (``sgf_grammar._tokenise_re``): a value, a property
+# name or a delimiter. Each ends in a byte that tells which: ']', a letter, or ';', '(' or ')'.
+_TOKEN = re.compile(rb"\s*(?:\[[^\\\]]*(?:\\.[^\\\]]*)*\]|[A-Za-z]{1,64}|[;()])", re.DOTALL)
+_GAME_START = re.compile(rb"\(\s*;")  # where sgfmill starts reading a game
+_SEMICOLON, _OPEN, _CLOSE, _BRACKET = b";()]"
+
+
+def _check_limits(data: bytes) -> None:
+    """Refuse a file over MAX_BYTES, MAX_NODES or MAX_VALUES before sgfmill reads it: sgfmill
+    keeps every token and node of the whole file (a 10 MB file of short variations costs it
+    seconds and a gigabyte). Tokens are counted as sgfmill reads them (games, values with their
+    escapes, the end of each game), stopping as soon as a limit is passed."""
+    if len(data) > MAX_BYTES:
+        # ``read_limited`` stops one byte past the limit: the size is known only beyond that
+        size = f"{len(data):,} bytes, " if len(data) > MAX_BYTES + 1 else ""
+        raise SgfError(f"the file is {size}more than the {MAX_BYTES:,} bytes ({MAX_BYTES >> 20} MiB) "
+                       "seog reads (a real game is under 100 KB)")
+    if len(data) <= 2 * MAX_VALUES and data.count(b";") <= MAX_NODES and data.count(b"(") <= MAX_NODES:
+        # A file this small holds at most MAX_VALUES values (2 bytes each or more) and names (each
+        # parted from the next by a byte), and its ';' and '(' bound its nodes and variations.
+        return
+    nodes = values = names = trees = 0
+    match = _TOKEN.match
+    start = _GAME_START.search(data)
+    while start:
+        position, depth = start.start(), 0
+        while (token := match(data, position)) is not None:
+            position = token.end()
+            last = data[position - 1]
+            if last == _BRACKET:
+                values += 1
+                if values > MAX_VALUES:
+                    raise SgfError(f"the file has more than {MAX_VALUES} property values; at most "
+                                   f"{MAX_VALUES} are read (a real game has a few thousand)")
+            elif last == _SEMICOLON:
+                nodes += 1
+                if nodes > MAX_NODES:
+                    nodes += _nodes_in(data[position:])
+                    raise SgfError(f"the record has {nodes} nodes; at most {MAX_NODES} are read "
+                                   "(a real game has a few hundred)")
+            elif last == _OPEN:
+                depth += 1
+                trees += 1
+                if trees > MAX_NODES + 1:  # each variation opens with a node: more is not SGF
+                    raise SgfError(f"the file has more than {MAX_NODES} variations; at most "
+                                   f"{MAX_NODES} are read (a real game has a few)")
+            elif last == _CLOSE:
+                depth -= 1
+                if depth == 0:
+                    break
+            else:
+                names += 1
+                if names > MAX_VALUES:  # each property has a value: more is not SGF
+                    raise SgfError(f"the file has more than {MAX_VALUES} property names; at most "
+                                   f"{MAX_VALUES} are read (a real game has a few thousand)")
+        if depth:
+            return  # sgfmill stops reading here too, and says why
+        start = _GAME_START.search(data, position)
+
+
+def _nodes_in(data: bytes) -> int:
+    """The ';' of ``data`` outside property values, counted at array speed, for the message of a
+    file over MAX_NODES. Escapes undone, a ';' is inside a value exactly when the last bracket
+    before it is a '[' (a value runs from a '[' outside to the next ']')."""
+    plain = np.frombuffer(_ESCAPE.sub(b"..", data), dtype=np.uint8)
+    brackets = np.flatnonzero((plain == ord("[")) | (plain == ord("]")))
+    opening = np.append(plain[brackets] == ord("["), False)  # [-1]: no bracket before the ';'
+    semicolons = np.flatnonzero(plain == ord(";"))
+    inside = opening[np.searchsorted(brackets, semicolons) - 1]
+    return int(len(semicolons) - inside.sum())
+
+
+def _utf16_hint(data: bytes) -> str:
+    """What to do with a file saved as UTF-16 (a byte-order mark, or a NUL after most ASCII
+    bytes), which reads as no SGF at all; '' for other files."""
+    head = data[:200]
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(head) >= 8 and head.count(0) * 3 >= len(head)):
+        return "; the file looks like UTF-16 text: save it as UTF-8 (or ASCII) and try again"
+    return ""
 
 
 def _parse_message(exc: ValueError) -> str:
@@ -294,7 +373,7 @@ def _text_note(coarse, encoding: str | None) -> str:
     return ""
 
 
-_NUMBER = re.compile(r"[+-]?(\d+([.,]\d*)?|[.,]\d+)")
+_NUMBER = re.compile(r"[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?")
 
 
 def _from_fox(root) -> bool:
@@ -317,13 +396,14 @@ def _komi(text: str, fox: bool, size: int) -> tuple[float, str]:
         note = f"KM[{text}] read as komi {points:g} ({writer} in hundredths of {unit})"
         value = points
     if abs(value) > size * size:
-        raise SgfError(f"KM: komi {clip(text)} is more than the {size}x{size} board holds")
+        raise SgfError(f"KM: komi {clip(text)} is out of range (-{size * size}..{size * size} points "
+                       f"on a {size}x{size} board)")
     return value, note
 
 
 def _number(text: str, key: str, what: str) -> float:
-    """A KM or HA value as written ('' is 0): digits with a point or a comma, nothing else
-    (``float`` would take 'nan', 'inf' and '6_5')."""
+    """A KM or HA value as written ('' is 0): digits with a point or a comma, and an exponent,
+    nothing else (``float`` would take 'nan', 'inf' and '6_5')."""
     if not text:
         return 0.0
     if not _NUMBER.fullmatch(text):
