@@ -67,18 +67,39 @@ def test_colour_only_adds_styles_to_the_same_letters():
     coloured = render(b.grid, score, colour=True)
     assert "\x1b[" in coloured
     assert ANSI.sub("", coloured) == plain
-    # Dead stones are drawn in a faded grey, not in the bold of live stones.
-    row4 = coloured.splitlines()[6]
-    assert "\x1b[0;38;5;252;48;5;180mo" in row4
+    # Dead stones are drawn in a faded grey, not in the bold of live stones, on the board's wood;
+    # stones in seki on their own blue, which comes after the wood so that it shows.
+    row4, row9 = coloured.splitlines()[6], coloured.splitlines()[1]
+    assert "\x1b[0;48;5;180;38;5;252mo" in row4
+    assert "\x1b[0;48;5;180;1;38;5;231;48;5;110m@" in row9
 
 
-def test_uncertain_blocks_are_marked_and_listed_with_their_decision():
+def block_at(score, vertex):
+    return next(blk for blk in score.blocks if gtp_to_index(vertex, 9) in blk.points)
+
+
+def test_a_block_in_doubt_keeps_its_seki_or_dead_mark_with_a_question_mark_before_each_stone():
+    """A '?' in place of the mark hid that the block was counted in seki, or dead."""
     b, score = scored()
-    seki_white = next(blk for blk in score.blocks if gtp_to_index("D9", 9) in blk.points)
-    seki_white.doubt, seki_white.p_alive = "model", 0.52
+    for vertex, p_alive in (("D9", 0.52), ("B4", 0.4)):
+        block_at(score, vertex).doubt, block_at(score, vertex).p_alive = "model", p_alive
     text = render(b.grid, score)
-    assert "uncertain: white block at D9 (4 stones), counted alive, p(alive) 0.52" in text
-    assert mark(symbols(b.grid, score), "E7") == "?"
+    lines = text.splitlines()
+    assert lines[1] == " 9 b b X?@ , # O w w 9" and lines[3] == " 7 b b X?@?@ # O w w 7"
+    assert lines[6] == " 4 b?o b b X O w w w 4"  # the dead stone in doubt
+    assert "?X: in doubt" in lines[11]  # the legend
+    assert "uncertain: white block at D9 (4 stones), counted in seki, p(alive) 0.52" in text
+    assert "uncertain: white block at B4 (1 stone), counted dead, p(alive) 0.40" in text
+    assert mark(symbols(b.grid, score), "E7") == "@" and mark(symbols(b.grid, score), "B4") == "o"
+
+
+def test_a_block_in_doubt_is_on_red_in_colour_with_the_same_letters():
+    b, score = scored()
+    block_at(score, "D9").doubt = "model"
+    coloured = render(b.grid, score, colour=True)
+    assert ANSI.sub("", coloured) == render(b.grid, score)
+    row9 = coloured.splitlines()[1]
+    assert "\x1b[0;48;5;180;1;38;5;231;48;5;110;48;5;203m?\x1b[0;48;5;180;1;38;5;231;48;5;110;48;5;203m@" in row9
 
 
 

@@ -16,7 +16,7 @@ def register(sub) -> None:
     p.add_argument("file", help="an SGF file ('-' reads standard input)")
     p.add_argument("--json", action="store_true", help="print one JSON object (the REST API's answer)")
     p.add_argument("--rules", help="japanese, korean, chinese, aga, nz or tromp-taylor (default: the file's RU)")
-    p.add_argument("--komi", type=komi, help="komi (default: the file's KM)")
+    p.add_argument("--komi", type=_komi, help="komi (default: the file's KM)")
     p.add_argument("--use-markup", action="store_true",
                    help="use the dead stones marked in the file (TB/TW) instead of deciding them")
     p.add_argument("--no-model", action="store_true",
@@ -31,20 +31,29 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from seog.features import sgf
-    from seog.scoring.report import to_dict
+    from seog.features.board import IllegalPosition
+
+    name = "standard input" if args.file == "-" else Path(args.file).name
+    if args.file == "-":
+        try:
+            game = sgf.loads(sgf.read_limited(sys.stdin.buffer))
+        except sgf.SgfError as exc:
+            raise sgf.SgfError(f"{name}: {exc}") from None
+    else:
+        game = sgf.load(args.file)  # its errors name the file
+    if args.use_markup and not game.has_markup:
+        raise ValueError(f"{args.file}: --use-markup given but the file has no TB/TW territory marks")
+    from seog.scoring.report import to_dict  # after the file is read: a refused file is refused at once
     from seog.scoring.rules import check_suicides
     from seog.scoring.score import score_game
     from seog.scoring.text import render, wants_colour
 
-    game = sgf.loads(sys.stdin.buffer.read()) if args.file == "-" else sgf.load(args.file)
     try:
         check_suicides(game, args.rules)  # the rules given, for a record whose RU does not say
-    except sgf.SgfError as exc:
-        raise sgf.SgfError(f"{Path(args.file).name}: {exc}") from None
-    if args.use_markup and not game.has_markup:
-        raise ValueError(f"{args.file}: --use-markup given but the file has no TB/TW territory marks")
-    score = score_game(game, rules=args.rules, komi=args.komi, use_markup=args.use_markup,
-                       model=None if args.no_model else "default")
+        score = score_game(game, rules=args.rules, komi=args.komi, use_markup=args.use_markup,
+                           model=None if args.no_model else "default")
+    except (sgf.SgfError, IllegalPosition) as exc:  # a suicide, a block without liberties
+        raise type(exc)(f"{name}: {exc}") from None
     if args.svg or args.png:
         _pictures(args, game, score)
     if args.json:
@@ -54,6 +63,15 @@ def run(args: argparse.Namespace) -> int:
         colour = wants_colour(sys.stdout) if colour is None else colour
         print(render(game.board.grid, score, recorded=game.recorded or None, colour=colour))
     return 0
+
+
+def _komi(text: str) -> float:
+    """--komi as ``seog.cli.komi`` reads it, its error (the limit named) passed on to argparse,
+    which shows only the text of an ArgumentTypeError."""
+    try:
+        return komi(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _pictures(args: argparse.Namespace, game, score) -> None:
