@@ -1,6 +1,7 @@
 """The GTP referee: protocol framing, moves and their legality, handicap, loadsgf, and the final
 count of small finished games, in process and as the ``seog gtp`` subprocess."""
 
+import io
 import json
 import os
 import random
@@ -200,6 +201,20 @@ def test_two_walls_final_score_and_status_lists(gtp):
     assert ok(gtp, "seog-rules") == "nz"
     assert "unknown rules" in fails(gtp, "seog-rules ing")
     assert ok(gtp, "seog-score-json").startswith('{"size": 7')
+
+
+def test_final_score_of_an_unfinished_position_keeps_the_gtp_answer_and_logs_the_estimate():
+    log = io.StringIO()
+    gtp = GtpReferee(Referee(model=None), log=log)
+    ok(gtp, "boardsize 9")
+    ok(gtp, "play b E5")
+    ok(gtp, "play w E6")
+    assert gtp.handle("3 final_score") == "=3 W+6.5\n\n"  # open borders: the standard answer all the same
+    assert log.getvalue() == "seog: final_score W+6.5 is an estimate: not finished (open borders)\n"
+    assert json.loads(ok(gtp, "seog-score-json"))["unfinished"] == "open borders"
+    gtp.log = io.StringIO()
+    play_two_walls(gtp)  # a finished position: nothing logged
+    assert ok(gtp, "final_score") == "B+2.5" and gtp.log.getvalue() == ""
 
 
 def test_a_handicap_game_without_a_komi_command_counts_half_a_point(gtp):

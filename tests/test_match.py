@@ -124,11 +124,15 @@ def test_an_illegal_move_forfeits(script, tmp_path):
     assert sgf.load(second.path).result == "B+F"
 
 
-def test_two_passes_on_an_empty_board_are_counted(script, tmp_path):
+def test_two_passes_on_an_empty_board_are_counted_and_the_log_says_it_is_an_estimate(script, tmp_path):
     config = MatchConfig(black=script("pass"), white=script("pass"), games=1, size=9, komi=7.5,
                          rules="chinese", out=tmp_path, model=None)
-    records, _, _ = run_match(config, log=lambda s: None)
-    assert records[0].result == "W+7.5" and records[0].reason == "two passes" and records[0].moves == 2
+    lines = []
+    records, _, _ = run_match(config, log=lines.append)
+    assert records[0].result == "W+7.5" and records[0].moves == 2 and records[0].winner == "B"
+    assert records[0].reason == "two passes; estimate: not finished (open borders)"
+    assert lines == ["game 1: A (B) vs B (W): W+7.5       2 moves, two passes; "
+                     "estimate: not finished (open borders)"]
 
 
 def test_the_game_comment_carries_the_scores_notes(script, tmp_path):
@@ -239,7 +243,7 @@ def test_an_engine_slow_to_start_gets_the_start_up_time_and_past_it_stops_the_ma
     config = MatchConfig(black=script(f"pass noid slow-once:{tmp_path / 'a'}"), white=script("pass"),
                          games=2, size=9, out=tmp_path / "ok", timeout=1.0, startup=10.0, model=None)
     records, _, stopped = run_match(config, log=lambda s: None)
-    assert not stopped and [r.reason for r in records] == ["two passes", "two passes"]
+    assert not stopped and [r.reason for r in records] == ["two passes; estimate: not finished (open borders)"] * 2
     assert records[0].result == "W+7.5" and records[0].winner == "B"
     config = MatchConfig(black=script(f"pass noid slow-once:{tmp_path / 'b'}"), white=script("pass"),
                          games=2, size=9, out=tmp_path / "slow", timeout=1.0, startup=1.0, model=None)

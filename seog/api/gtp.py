@@ -8,6 +8,9 @@ Every failure becomes a ``? message`` reply: no input line ends the session exce
 Private commands (prefix ``seog-``): ``seog-rules [NAME]`` (``kgs-rules NAME`` is accepted too,
 as KGS servers send it to engines), ``seog-score`` (the scored board as text) and
 ``seog-score-json`` (the JSON object of ``seog score --json`` on one line).
+
+``final_score`` answers in the standard form (``= B+3.5``) even when the position is not a
+finished one; that its count is then an estimate, and why, goes to the log (standard error).
 """
 
 from __future__ import annotations
@@ -252,8 +255,10 @@ class Referee:
 class GtpReferee:
     """The GTP front of a ``Referee``: one input line in, one reply (with its blank line) out."""
 
-    def __init__(self, referee: Referee | None = None, *, name: str = "seog", version: str | None = None) -> None:
+    def __init__(self, referee: Referee | None = None, *, name: str = "seog", version: str | None = None,
+                 log: TextIO | None = None) -> None:
         self.referee = referee or Referee()
+        self.log = log  # where notes outside the protocol go; None: standard error
         self.name = name
         self.version = version or _version()
         self.done = False
@@ -419,7 +424,11 @@ class GtpReferee:
         return "\n" + "\n".join(lines)
 
     def _final_score(self, args: list[str]) -> str:
-        return self._score().result
+        score = self._score()
+        if not score.finished:
+            print(f"seog: final_score {score.result} is an estimate: not finished ({score.unfinished})",
+                  file=self.log or sys.stderr, flush=True)
+        return score.result
 
     def _final_status_list(self, args: list[str]) -> str:
         _need(args, 1, "final_status_list alive|dead|seki")

@@ -6,7 +6,9 @@ an engine that dies or does not answer in time), or the move limit. Under rules 
 (Japanese, Korean) a position made for the third time is a ko cycle: no result. A game stopped
 at the move limit is unfinished: no result (``Void``), the count of the position it stopped at in
 its comment, and out of the win counts. Counted games are scored by ``Referee``; each game is
-written as an SGF file with the result, the players and the dead stones (TB/TW).
+written as an SGF file with the result, the players and the dead stones (TB/TW). A game passed
+out on a position that is not finished (open borders) is counted, and its log line says that
+the result is an estimate ("estimate: not finished (open borders)").
 """
 
 from __future__ import annotations
@@ -190,6 +192,8 @@ def play_game(number: int, seats: dict[int, Seat], config: MatchConfig):
         record.reason = f"unfinished at {reason}; the position counts {score.result}"
         return record, referee, f"No result: unfinished, stopped at {reason}. {count}", None
     record.result, record.reason, record.dead = score.result, reason, dead
+    if not score.finished:  # two passes on open borders: the count is an estimate, and the log says so
+        record.reason = f"{reason}; estimate: not finished ({score.unfinished})"
     if score.margin:
         record.winner = seats[BLACK if score.margin > 0 else WHITE].label
     return record, referee, f"Game ended by {reason} after {record.moves} moves. {count}", score
