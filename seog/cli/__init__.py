@@ -50,10 +50,14 @@ def seconds(text: str) -> float:
 
 
 def komi(text: str) -> float:
-    """The --komi option (``scoring.rules.parse_komi``); argparse names the option when it is not one."""
+    """The --komi option (``scoring.rules.parse_komi``); its error, which names the limit, is an
+    ArgumentTypeError, the one error argparse shows the text of."""
     from seog.scoring.rules import parse_komi
 
-    return parse_komi(text)
+    try:
+        return parse_komi(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:

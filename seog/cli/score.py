@@ -16,7 +16,7 @@ def register(sub) -> None:
     p.add_argument("file", help="an SGF file ('-' reads standard input)")
     p.add_argument("--json", action="store_true", help="print one JSON object (the REST API's answer)")
     p.add_argument("--rules", help="japanese, korean, chinese, aga, nz or tromp-taylor (default: the file's RU)")
-    p.add_argument("--komi", type=_komi, help="komi (default: the file's KM)")
+    p.add_argument("--komi", type=komi, help="komi (default: the file's KM)")
     p.add_argument("--use-markup", action="store_true",
                    help="use the dead stones marked in the file (TB/TW) instead of deciding them")
     p.add_argument("--no-model", action="store_true",
@@ -63,15 +63,6 @@ def run(args: argparse.Namespace) -> int:
         colour = wants_colour(sys.stdout) if colour is None else colour
         print(render(game.board.grid, score, recorded=game.recorded or None, colour=colour))
     return 0
-
-
-def _komi(text: str) -> float:
-    """--komi as ``seog.cli.komi`` reads it, its error (the limit named) passed on to argparse,
-    which shows only the text of an ArgumentTypeError."""
-    try:
-        return komi(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _pictures(args: argparse.Namespace, game, score) -> None:
