@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
 import sys
 
 COMMANDS = ["score", "annotate", "select", "train", "evaluate", "serve", "gtp", "match"]
@@ -86,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader of our output went away (``seog score game.sgf | head``)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 141
     except (ValueError, OSError) as exc:
         print(f"seog {args.command}: error: {_message(exc)}", file=sys.stderr)
         return 1
