@@ -6,6 +6,9 @@ import argparse
 import sys
 
 from seog import cores
+from seog.cli import need_extra
+
+DASK_TIMEOUT = 60.0  # seog.datasets.annotate.DASK_TIMEOUT, kept here so that --help loads no more
 
 
 def register(sub) -> None:
@@ -14,8 +17,9 @@ def register(sub) -> None:
                                    "included as KGS does), the computed RE and a comment naming the "
                                    "uncertain blocks. The input is never modified; a rerun skips the "
                                    "games already written; a CSV report lists every game. Exit code 1 "
-                                   "when a game failed, the disk filled up or a tarball is damaged (the "
-                                   "games before the damage are annotated), 128+N when stopped by signal N.")
+                                   "when a game failed, the disk filled up, the Dask cluster was lost or "
+                                   "a tarball is damaged (the games before the damage are annotated), "
+                                   "128+N when stopped by signal N.")
     p.add_argument("input", help="a folder of .sgf files (searched recursively), an .sgf file, or a "
                                  "tarball (.tar, .tar.gz, .tgz, .tar.xz, .tar.bz2)")
     p.add_argument("--out", required=True, help="output folder (created; must not be inside the input)")
@@ -23,6 +27,11 @@ def register(sub) -> None:
                    help="worker processes, at most one per game to do (default: one per core, %(default)s here)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS instead of "
                                                      "local processes (tcp://host:8786)")
+    p.add_argument("--dask-timeout", type=float, default=DASK_TIMEOUT, metavar="SECONDS",
+                   help="with --dask: how long to wait for the scheduler and a worker at the start, and "
+                        "for a game to finish; a run whose scheduler is lost, or on which no game "
+                        "finished for this long (no worker left), stops with exit 1, keeping the games "
+                        "finished (default %(default)g)")
     p.add_argument("--rules", help="count every game under these rules (default: each file's RU)")
     p.add_argument("--use-markup", action="store_true",
                    help="count with the file's own TB/TW dead stones where it has them")
@@ -34,7 +43,9 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from seog.datasets.annotate import FAILED, DiskFull, Interrupted, Options, annotate
+    if args.dask:
+        need_extra("--dask", "distributed")
+    from seog.datasets.annotate import FAILED, DaskLost, DiskFull, Interrupted, Options, annotate
     from seog.scoring.rules import get_rules
 
     if args.rules:
@@ -45,17 +56,18 @@ def run(args: argparse.Namespace) -> int:
                       model=None if args.no_model else "default")
     try:
         summary = annotate(args.input, args.out, workers=args.workers, options=options, dask=args.dask,
-                           limit=args.limit, report=args.report, progress=not args.quiet)
+                           limit=args.limit, report=args.report, progress=not args.quiet,
+                           dask_timeout=args.dask_timeout)
     except Interrupted as stop:
         for line in stop.summary.lines() if stop.summary else []:
             print(line)
         print(f"interrupted ({stop}): the copies written and the report are kept; rerun to continue",
               file=sys.stderr)
         return 128 + stop.signum
-    except DiskFull as full:
-        for line in full.summary.lines() if full.summary else []:
+    except (DiskFull, DaskLost) as stop:
+        for line in stop.summary.lines() if stop.summary else []:
             print(line)
-        print(f"seog annotate: error: {full}", file=sys.stderr)
+        print(f"seog annotate: error: {stop}", file=sys.stderr)
         return 1
     for line in summary.lines():
         print(line)

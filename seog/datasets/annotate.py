@@ -8,9 +8,10 @@ The work is one pure function per game (``annotate_bytes``: name and SGF bytes i
 and SGF bytes out), so the same function runs inline, in a process pool or on a Dask cluster;
 only the calling process writes files, each through a temporary file and ``os.replace``, so an
 interrupted run leaves whole files only and a rerun skips the games already written. The report
-gets each row as its game finishes, so a run killed outright still leaves a row for every copy.
-A full disk stops the run at once (``DiskFull``): every later game would fail the same way. A
-damaged tarball is annotated up to the damage, and the summary says where it is cut.
+gets each row as its game finishes, after its copy; a copy a run killed outright left without a
+row is scored again by the rerun, which also removes the temporary files such a run left. A full
+disk stops the run at once (``DiskFull``), and so does a Dask cluster that stops doing the games
+(``DaskLost``). A damaged tarball is annotated up to the damage, and the summary says where it is cut.
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ from __future__ import annotations
 import csv
 import dataclasses
 import errno
+import glob
 import io
+import logging
 import os
+import re
 import signal
 import threading
 import time
@@ -38,11 +42,14 @@ from seog.scoring.result import parse_result, same_result
 from seog.scoring.rules import check_suicides
 
 REPORT_NAME = "annotate-report.csv"
-COLUMNS = ("name", "status", "recorded", "result", "agree", "uncertain", "error")
+COLUMNS = ("name", "status", "recorded", "result", "agree", "uncertain", "error", "finished", "unfinished")
+OLD_COLUMNS = COLUMNS[:7]  # a report without the finished columns: read, then rewritten with COLUMNS
 ANNOTATED, SKIPPED, FAILED = "annotated", "skipped", "failed"
 PENDING = "pending"  # not settled yet: never written to the report
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)  # handled like Ctrl-C: the run stops, the report stays
 WORKER_DIED = "a worker process died (out of memory, or killed?); a rerun retries this game"
+DASK_TIMEOUT = 60.0  # seconds: reaching the scheduler, and the longest wait for a game to finish on it
+LEFTOVER = re.compile(r"\..+\.[0-9]+\.part")  # write_atomic's temporary files: .NAME.PID.part
 DISK_FULL = {errno.ENOSPC: "disk full", errno.EDQUOT: "disk quota exceeded", errno.EROFS: "read-only file system"}
 
 
@@ -72,6 +79,17 @@ def disk_full(exc: BaseException, path: Path) -> DiskFull | None:
     return DiskFull(path, exc.errno) if isinstance(exc, OSError) and exc.errno in DISK_FULL else None
 
 
+class DaskLost(RuntimeError):
+    """The Dask cluster stopped doing the games (``why``: its scheduler lost, no worker left, no
+    game finished for ``--dask-timeout`` seconds): the run stops. What is on disk is whole;
+    ``summary`` covers the games settled before, and a rerun does the rest."""
+
+    def __init__(self, why: str, summary: Summary | None = None):
+        written = summary.count(ANNOTATED) if summary else 0
+        super().__init__(f"{why}: {written} game{'s' if written != 1 else ''} written, rerun to continue")
+        self.why, self.summary = why, summary
+
+
 class DamagedReport(ValueError):
     """An existing report file that cannot be read as one (undecodable bytes, other columns)."""
 
@@ -89,7 +107,9 @@ class Options:
 @dataclass
 class Row:
     """One line of the CSV report. ``agree``: our result equals the recorded counted result
-    (None when the record has no counted result to compare with)."""
+    (None when the record has no counted result to compare with). ``finished``: the position is
+    a finished one (None: not known, a failed game or a report without the column); when not, the
+    count is an estimate and ``unfinished`` says why (the record's RE, open borders)."""
 
     name: str
     status: str
@@ -98,17 +118,23 @@ class Row:
     agree: bool | None = None
     uncertain: int = 0
     error: str = ""
+    finished: bool | None = None
+    unfinished: str = ""
 
     def as_csv(self) -> dict:
-        agree = "" if self.agree is None else ("yes" if self.agree else "no")
-        return {**dataclasses.asdict(self), "agree": agree}
+        return {**dataclasses.asdict(self), "agree": _yes_no(self.agree), "finished": _yes_no(self.finished)}
 
     @classmethod
     def from_csv(cls, row: dict) -> Row:
-        agree = {"yes": True, "no": False}.get(row.get("agree", ""))
+        yes_no = {"yes": True, "no": False}
         uncertain = int(row["uncertain"]) if (row.get("uncertain") or "").isdigit() else 0
         return cls(row.get("name", ""), row.get("status", ""), row.get("recorded", ""),
-                   row.get("result", ""), agree, uncertain, row.get("error", ""))
+                   row.get("result", ""), yes_no.get(row.get("agree", "")), uncertain, row.get("error", ""),
+                   yes_no.get(row.get("finished") or ""), row.get("unfinished") or "")
+
+
+def _yes_no(value: bool | None) -> str:
+    return "" if value is None else ("yes" if value else "no")
 
 
 @dataclass
@@ -142,6 +168,11 @@ class Summary:
         return sum(parse_result(r.recorded).winner == parse_result(r.result).winner for r in self.compared)
 
     @property
+    def not_finished(self) -> int:
+        """Games whose position is not a finished one: their count is an estimate."""
+        return sum(r.finished is False for r in self.rows)
+
+    @property
     def left_out(self) -> list[Row]:
         """Skipped rows with a reason: links not followed, names stored twice, clashing copies."""
         return [r for r in self.rows if r.status == SKIPPED and r.error]
@@ -162,6 +193,10 @@ class Summary:
                        f"({100 * agree / len(compared):.1f}%), same winner in {self.same_winner}")
         else:
             out.append("agreement with the recorded result: no counted result to compare with")
+        if self.not_finished:
+            n = self.not_finished
+            out.append(f"not a finished position: {n} game{'s' if n != 1 else ''}, whose count is an estimate "
+                       "of the board as it stands (the report's unfinished column says why)")
         out += [f"skipped: {r.name}: {r.error}" for r in left_out]
         out += [f"failed: {r.name}: {r.error}" for r in self.rows if r.status == FAILED]
         if self.report:
@@ -188,7 +223,8 @@ def annotate_bytes(name: str, data: bytes, options: Options = Options()) -> tupl
         return Row(name, FAILED, error=f"{type(exc).__name__}: {exc}"), None
     recorded = game.recorded
     agree = same_result(recorded, score.result) if parse_result(recorded).counted else None
-    return Row(name, ANNOTATED, recorded, score.result, agree, len(score.uncertain_blocks)), out
+    return Row(name, ANNOTATED, recorded, score.result, agree, len(score.uncertain_blocks),
+               finished=score.finished, unfinished=score.unfinished), out
 
 
 # ---- files -----------------------------------------------------------------------------------
@@ -230,18 +266,21 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 def read_report(path: Path) -> dict[str, Row]:
     """The rows of an earlier run's report by name, the last row of a name winning (a run appends
-    each row as its game finishes); empty when there is no report yet. A file that is not a
-    report raises DamagedReport rather than being taken for an empty one and written over."""
+    each row as its game finishes); empty when there is no report yet. A report of the first
+    seven columns only (``OLD_COLUMNS``) is read too, its finished columns unknown; a line cut
+    short is left out. A file that is not a report raises DamagedReport rather than being taken
+    for an empty one and written over."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         return {}
     try:
         reader = csv.DictReader(io.StringIO(data.decode("utf-8"), newline=""))
-        if data and tuple(reader.fieldnames or ()) != COLUMNS:
+        if data and tuple(reader.fieldnames or ()) not in (COLUMNS, OLD_COLUMNS):
             raise DamagedReport(f"its first line is not the report's header {','.join(COLUMNS)}")
         return {r["name"]: Row.from_csv(r) for r in reader
-                if r.get("name") and r.get("status") in (ANNOTATED, SKIPPED, FAILED)}
+                if r.get("name") and r.get("status") in (ANNOTATED, SKIPPED, FAILED)
+                and None not in r.values() and None not in r}
     except (UnicodeDecodeError, csv.Error) as exc:
         raise DamagedReport(str(exc)) from None
 
@@ -277,6 +316,17 @@ def write_report(rows: Iterable[Row], path: Path) -> None:
     write_atomic(path, csv_lines(rows, header=True))
 
 
+def remove_leftovers(out: Path, report: Path) -> int:
+    """Remove the temporary files (``.NAME.PID.part``) a run killed outright left in ``out`` and
+    beside the report; the run's lock on ``out`` says no other run is writing them. Returns how many."""
+    found = [Path(folder, name) for folder, _, names in os.walk(out) for name in names if LEFTOVER.fullmatch(name)]
+    if report.parent.resolve() != out.resolve() and report.parent.is_dir():
+        found += [p for p in report.parent.glob(f".{glob.escape(report.name)}.*.part") if LEFTOVER.fullmatch(p.name)]
+    for path in found:
+        path.unlink(missing_ok=True)
+    return len(found)
+
+
 @contextmanager
 def appending(path: Path) -> Iterator[Callable[[Row], None]]:
     """A function that adds one row to the end of the report, whole or not at all: a write that
@@ -302,9 +352,10 @@ def appending(path: Path) -> Iterator[Callable[[Row], None]]:
 
 def plan(names: list[str], out: Path, earlier: dict[str, Row],
          skipped: dict[str, str]) -> tuple[dict[str, Row], list[str]]:
-    """A row for every name and the names to score: a copy already written is skipped (keeping
-    what the earlier report found), an unsafe name fails, and a name whose copy would land on
-    another's (``a/./b.sgf`` and ``a/b.sgf``) is skipped with that reason."""
+    """A row for every name and the names to score: a copy already written is skipped, keeping
+    what the earlier report found, unless the report has no result for it (a run killed between
+    the copy and its row): that game is scored again. An unsafe name fails, and a name whose copy
+    would land on another's (``a/./b.sgf`` and ``a/b.sgf``) is skipped with that reason."""
     rows = {name: Row(name, PENDING) for name in names}
     claimed: dict[Path, str] = {}
     # A name already in its plain form claims its output path first.
@@ -319,29 +370,33 @@ def plan(names: list[str], out: Path, earlier: dict[str, Row],
                                                   f"{claimed[target]}, not read")
             continue
         claimed[target] = name
-        if target.exists():
-            before = earlier.get(name)
-            rows[name] = dataclasses.replace(before, status=SKIPPED) if before else Row(name, SKIPPED)
+        before = earlier.get(name)
+        if before and before.result and target.exists():
+            rows[name] = dataclasses.replace(before, status=SKIPPED)
     rows.update((name, Row(name, SKIPPED, error=why)) for name, why in skipped.items())
     return rows, [name for name, r in rows.items() if r.status == PENDING]
 
 
 def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: Options = Options(),
              dask: str | None = None, limit: int | None = None, report: str | Path | None = None,
-             progress: bool = True) -> Summary:
+             progress: bool = True, dask_timeout: float = DASK_TIMEOUT) -> Summary:
     """Annotate every SGF game of ``source`` (folder or tarball) into ``out``.
 
     ``workers`` processes (1: in this process; never more than the games to do), or the Dask
-    scheduler at ``dask``; ``limit`` takes the first N names only. Games whose copy exists are
-    skipped. The CSV report (default ``out/annotate-report.csv``) keeps the earlier rows and gets
-    each game's row as it finishes. Ctrl-C, SIGTERM and SIGHUP, from the listing on, raise
-    Interrupted; a full disk raises DiskFull; both carry the summary. A damaged tarball's games
-    before the damage are annotated and ``Summary.cut`` says where it is cut.
+    scheduler at ``dask``; ``limit`` takes the first N names only. Games whose copy and row exist
+    are skipped. The CSV report (default ``out/annotate-report.csv``) keeps the earlier rows and
+    gets each game's row as it finishes. Ctrl-C, SIGTERM and SIGHUP, from the listing on, raise
+    Interrupted; a full disk raises DiskFull; a Dask scheduler lost, or no game finished on it for
+    ``dask_timeout`` seconds, raises DaskLost; all three carry the summary. A scheduler not reached,
+    or without a worker, in ``dask_timeout`` seconds is a ValueError before anything is written.
+    A damaged tarball's games before the damage are annotated and ``Summary.cut`` says where it is cut.
     """
     source, out = Path(source), Path(out)
     check_paths(source, out)
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
+    if not dask_timeout > 0:
+        raise ValueError(f"--dask-timeout must be more than 0 seconds, got {dask_timeout:g}")
     report_path = Path(report) if report else out / REPORT_NAME
     if report:
         archive.check_output_file("--report", report_path, [source])
@@ -350,9 +405,9 @@ def annotate(source: str | Path, out: str | Path, *, workers: int = 1, options: 
     with _stop_on_signals():  # listing a large tarball takes a while: a signal then stops the run as later
         try:
             found = _listing(source)
-            with _claimed(out):  # two runs into one folder would score every game twice
-                _report_folder(report_path)
-                return _annotate(source, out, found, workers, options, dask, limit, report_path, progress)
+            with _dask_cluster(dask, dask_timeout) as cluster, _claimed(out):  # two runs into one folder
+                _report_folder(report_path)                                    # would score every game twice
+                return _annotate(source, out, found, workers, options, cluster, limit, report_path, progress)
         except Interrupted:
             raise
         except KeyboardInterrupt:  # Ctrl-C before the games started
@@ -400,18 +455,25 @@ def _listing(source: Path) -> archive.Listing:
     return found
 
 
-def _annotate(source: Path, out: Path, found: archive.Listing, workers: int, options: Options, dask: str | None,
-              limit: int | None, report_path: Path, progress: bool) -> Summary:
+def _annotate(source: Path, out: Path, found: archive.Listing, workers: int, options: Options,
+              cluster: DaskCluster | None, limit: int | None, report_path: Path, progress: bool) -> Summary:
     """The run itself, under the lock on ``out`` and with the stop signals handled."""
     earlier, notes = earlier_rows(report_path)
+    if removed := remove_leftovers(out, report_path):
+        notes.append(f"removed {removed} temporary file{'s' if removed != 1 else ''} left by a run that was killed")
     rows, todo = plan(found.games[:limit], out, earlier, found.skipped)
+    again = sum(output_path(out, name).exists() for name in todo)
+    if again:
+        notes.append(f"{again} cop{'ies' if again != 1 else 'y'} written before had no result in the report "
+                     "(a run killed between a copy and its row, or a fresh report): scored again")
     workers = min(workers, max(1, len(todo)))
 
-    summary = Summary(workers=workers, dask=dask, report=report_path, notes=notes, cut=found.cut)
+    summary = Summary(workers=workers, dask=cluster and cluster.address, report=report_path, notes=notes,
+                      cut=found.cut)
     start = time.perf_counter()
     bar = _progress(len(todo), sum(r.status == SKIPPED and not r.error for r in rows.values()), progress)
-    stopped = full = None
-    results = _run(source, todo, options, workers, dask)
+    stopped = full = lost = None
+    results = _run(source, todo, options, workers, cluster)
     try:
         write_report(report_rows(earlier, rows), report_path)
         with appending(report_path) as append:
@@ -425,6 +487,8 @@ def _annotate(source: Path, out: Path, found: archive.Listing, workers: int, opt
         stopped = getattr(exc, "signum", signal.SIGINT)
     except DiskFull as exc:
         full = exc
+    except DaskLost as exc:
+        lost = exc
     except archive.ArchiveCut as exc:  # damage the listing did not meet: the games before it are done
         summary.cut = str(exc)
     finally:
@@ -440,6 +504,8 @@ def _annotate(source: Path, out: Path, found: archive.Listing, workers: int, opt
         raise Interrupted(stopped, summary)
     if full is not None:
         raise DiskFull(full.path, full.errno, summary) from full.__cause__
+    if lost is not None:
+        raise DaskLost(lost.why, summary) from None
     return summary
 
 
@@ -511,11 +577,11 @@ def _entries(source: Path, todo: list[str]) -> Iterator[archive.Entry]:
 
 
 def _run(source: Path, todo: list[str], options: Options, workers: int,
-         dask: str | None) -> Iterator[tuple[Row, bytes | None]]:
+         cluster: DaskCluster | None) -> Iterator[tuple[Row, bytes | None]]:
     """Results in completion order: inline, in a process pool, or on a Dask cluster."""
     entries = _entries(source, todo)
-    if dask:
-        yield from _run_dask(entries, options, dask)
+    if cluster:
+        yield from _run_dask(entries, options, cluster)
     elif workers == 1:
         for entry in entries:
             yield _unread(entry) or annotate_bytes(entry.name, entry.data, options)
@@ -569,25 +635,121 @@ def _exit_when_orphaned(parent: int, every: float = 0.5) -> None:
     os._exit(1)
 
 
-def _run_dask(entries, options: Options, address: str):
+@dataclass(frozen=True)
+class DaskCluster:
+    """A connected Dask client, the scheduler's address and the run's ``--dask-timeout``."""
+
+    client: object
+    address: str
+    timeout: float
+
+
+@contextmanager
+def _dask_cluster(address: str | None, timeout: float) -> Iterator[DaskCluster | None]:
+    """The Dask scheduler at ``address`` (None without one), reached with a worker before anything
+    is written: no answer, or no worker, in ``timeout`` seconds is a ValueError naming it."""
+    if not address:
+        yield None
+        return
     try:
         from distributed import Client
     except ImportError:
         raise ValueError("--dask needs dask.distributed: pip install 'seog[dask]'") from None
+    with _distributed_errors_only():
+        try:
+            client = Client(address, timeout=timeout)  # also how long it tries to reconnect once connected
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"--dask {address}: cannot reach the scheduler ({exc})") from None
+        try:
+            try:
+                client.wait_for_workers(1, timeout=timeout)
+            except TimeoutError:
+                raise ValueError(f"--dask {address}: the scheduler has no worker (none joined in {timeout:g} s)") from None
+            yield DaskCluster(client, address, timeout)
+        finally:
+            _close(client)
+
+
+@contextmanager
+def _distributed_errors_only() -> Iterator[None]:
+    """Keep distributed's client-side log to its errors while the run uses it: its notes on a
+    connection closed (with a traceback) or a result rescheduled would bury the run's own message."""
+    loggers = [logging.getLogger(name) for name in ("distributed", "distributed.client")]
+    levels = [logger.level for logger in loggers]
+    for logger, level in zip(loggers, levels):
+        logger.setLevel(max(level, logging.ERROR))
     try:
-        client = Client(address, timeout=30)
-    except OSError as exc:
-        raise ValueError(f"--dask {address}: cannot reach the scheduler ({exc})") from None
-    try:
-        executor = client.get_executor(pure=False)
-        n = max(1, sum(client.nthreads().values()))
-        yield from _pooled(executor.submit, entries, options, 4 * n)
+        yield
     finally:
-        client.close()
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
 
 
-def _pooled(submit: Callable, entries, options: Options, in_flight: int):
-    """Keep at most ``in_flight`` games submitted; yield each result as it completes."""
+def _close(client) -> None:
+    """Close a Dask client without the tracebacks distributed and tornado log when it closes
+    with games still in flight or its scheduler lost, so that the run's own error is the one message."""
+    disabled = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        client.close(timeout=10)
+    except Exception:  # noqa: BLE001 - closing a client already lost must not hide why the run stopped
+        pass
+    finally:
+        logging.disable(disabled)
+
+
+class _Cancelled(Exception):
+    """The pool cancelled games in flight (a Dask scheduler lost or restarted)."""
+
+
+class _Stalled(Exception):
+    """No game finished within the pool's time limit."""
+
+
+def _run_dask(entries, options: Options, cluster: DaskCluster):
+    """``_pooled`` on a Dask cluster: a scheduler lost stops the run at once, and so does no game
+    finished for ``cluster.timeout`` seconds (no worker left), both as DaskLost."""
+    client, address, timeout = cluster.client, cluster.address, cluster.timeout
+    executor = client.get_executor(pure=False)
+    n = max(1, sum(client.nthreads().values()))
+
+    def submit(*args):
+        if client.status != "running":
+            raise DaskLost(f"lost the Dask scheduler at {address}")
+        try:
+            return executor.submit(*args)
+        except Exception:
+            if client.status != "running":
+                raise DaskLost(f"lost the Dask scheduler at {address}") from None
+            raise
+
+    try:
+        yield from _pooled(submit, entries, options, 4 * n, timeout)
+    except _Cancelled:
+        raise DaskLost(f"lost the Dask scheduler at {address}: the games in flight were cancelled") from None
+    except _Stalled:
+        raise DaskLost(_stalled(client, address, timeout)) from None
+
+
+def _stalled(client, address: str, timeout: float) -> str:
+    """Why no game finished on the cluster for ``timeout`` seconds, as far as the scheduler says."""
+    waited = f"no game finished in {timeout:g} s (--dask-timeout)"
+    if client.status != "running":
+        return f"lost the Dask scheduler at {address}: {waited}"
+    try:
+        workers = client.nthreads(callback_timeout=min(timeout, 10))
+    except Exception:  # noqa: BLE001 - the scheduler does not answer: that is the news
+        return f"lost the Dask scheduler at {address}: {waited}, and it does not answer"
+    if not workers:
+        return f"the Dask scheduler at {address} has no worker left: {waited}"
+    return (f"{waited} on the Dask cluster at {address}, which has {len(workers)} worker"
+            f"{'s' if len(workers) != 1 else ''}: stuck or busy with other work (a longer --dask-timeout waits for them)")
+
+
+def _pooled(submit: Callable, entries, options: Options, in_flight: int, timeout: float | None = None):
+    """Keep at most ``in_flight`` games submitted; yield each result as it completes. No game
+    finished in ``timeout`` seconds raises _Stalled, a game cancelled _Cancelled (after the
+    results that came with it)."""
     pending: dict[futures.Future, str] = {}
     entries = iter(entries)
     exhausted, cut = False, None
@@ -606,14 +768,21 @@ def _pooled(submit: Callable, entries, options: Options, in_flight: int):
             pending[submit(annotate_bytes, entry.name, entry.data, options)] = entry.name
         if not pending:
             break
-        done, _ = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
+        done, _ = futures.wait(pending, timeout=timeout, return_when=futures.FIRST_COMPLETED)
+        if not done:
+            raise _Stalled
+        cancelled = False
         for fut in done:
             name = pending.pop(fut)
             try:
                 yield fut.result()
+            except futures.CancelledError:
+                cancelled = True
             except BrokenProcessPool:
                 yield Row(name, FAILED, error=WORKER_DIED), None
             except Exception as exc:  # noqa: BLE001 - a worker that failed otherwise: a rerun retries
                 yield Row(name, FAILED, error=f"worker failed: {type(exc).__name__}: {exc}"), None
+        if cancelled:
+            raise _Cancelled
     if cut:
         raise cut
