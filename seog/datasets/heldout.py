@@ -249,12 +249,17 @@ def main(argv: list[str] | None = None) -> int:
     figures = {"model": args.model, "side": args.side,
                **measure(model, data["planes"], data["ownership"], rows, data["finished"],
                          log=lambda m: print(m, file=sys.stderr))}
+    write_figures(figures, args.out)
+    return 0
+
+
+def write_figures(figures: dict, out: str | None) -> None:
+    """Print the figures as JSON, and write them to ``out`` when given."""
     text = json.dumps(figures, indent=1)
-    if args.out:
-        with open(args.out, "w") as f:
+    if out:
+        with open(out, "w") as f:
             f.write(text)
     print(text)
-    return 0
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ caches), which tells a misread from a result the players agreed otherwise.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Iterator
@@ -147,11 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     figures = {"dead stones": args.model if dead_by is None else args.dead, "side": args.side,
                **recount(held_out_games(args.archives, args.side), model, dead_by,
                          log=lambda m: print(m, file=sys.stderr))}
-    text = json.dumps(figures, indent=1)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
-    print(text)
+    from seog.datasets.heldout import write_figures
+
+    write_figures(figures, args.out)
     return 0
 
 
