@@ -8,8 +8,10 @@ import pytest
 from scipy import ndimage
 
 from seog.features import vector as V
+from seog.features.arrays import FOUR
 from seog.features.scaling import Scaler, ScalerError
-from seog.features.topology import FOUR, analyze, split_mask
+from seog.features.shapes import split_mask
+from seog.features.topology import analyze
 from tests.conftest import board
 
 

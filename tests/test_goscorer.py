@@ -10,7 +10,7 @@ reports and explains; the test guards them from dropping.
 import numpy as np
 
 from conftest import shared_dir
-from seog.features.topology import adjacent_pairs
+from seog.features.arrays import adjacent_pairs
 from seog.scoring.count import count, live_grid, regions
 from seog.scoring.rules import get_rules
 

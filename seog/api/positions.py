@@ -16,10 +16,10 @@ import numpy as np
 from seog import clip
 from seog.api.schemas import ROW_CHARACTERS, RULES_PATTERN, VERTEX_PATTERN
 from seog.features import coords, sgf
+from seog.features.arrays import label_blocks
 from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
 from seog.features.sgf import Game
-from seog.features.topology import label_blocks
 from seog.scoring.rules import (
     RULES,
     DeadNotCounted,

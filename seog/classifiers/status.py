@@ -43,9 +43,10 @@ from seog.classifiers.vocabulary import (  # noqa: F401  (the vocabulary, also r
     Source,
     turn,
 )
+from seog.features.arrays import FOUR
 from seog.features.benson import unconditionally_alive
 from seog.features.coords import adjacent
-from seog.features.topology import FOUR, Topology
+from seog.features.topology import Topology
 
 # The rules after the nets, in the order they run, each named by the source it gives.
 PIPELINE = ((Source.READING, read_dead), (Source.BIG_EYE, big_eye_alive), (Source.EYESPACE, eyeless_dead),

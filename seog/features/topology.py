@@ -18,14 +18,12 @@ Vocabulary (as in the study):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 
 import numpy as np
 from scipy import ndimage
 
+from seog.features.arrays import STACK, around, nonzero2
 from seog.features.coords import BLACK, EMPTY, WHITE, adjacent
-
-FOUR = ndimage.generate_binary_structure(2, 1)
 
 
 @dataclass
@@ -131,57 +129,7 @@ class Topology:
         return free
 
 
-def adjacent_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Unique (label in a, label in b) pairs of 4-adjacent points, both labels non-zero, sorted."""
-    xs, ys = [], []
-    for x, y in ((a[:, :-1], b[:, 1:]), (a[:, 1:], b[:, :-1]), (a[:-1, :], b[1:, :]), (a[1:, :], b[:-1, :])):
-        keep = (x > 0) & (y > 0)
-        xs.append(x[keep])
-        ys.append(y[keep])
-    x = np.concatenate(xs).astype(np.int64)
-    if len(x) == 0:
-        return np.empty((0, 2), dtype=np.int64)
-    y = np.concatenate(ys).astype(np.int64)
-    # One integer key per pair: a 1-D unique is far cheaper than a row-wise one.
-    width = int(y.max()) + 1
-    keys = np.unique(x * width + y)
-    return np.stack(np.divmod(keys, width), axis=1)
-
-
-def label_blocks(grid: np.ndarray) -> tuple[np.ndarray, int]:
-    """Label 4-connected blocks of both colours in one array (black ids first)."""
-    black, nb = ndimage.label(grid == BLACK, FOUR)
-    white, nw = ndimage.label(grid == WHITE, FOUR)
-    labels = black + np.where(white > 0, white + nb, 0)
-    return labels.astype(np.int32), nb + nw
-
-
-# One ``ndimage.label`` call labels a (k, h, w) stack of boards whose slices never connect,
-# numbered slice after slice (each in raster order, as if labelled alone).
-STACK = np.zeros((3, 3, 3), dtype=bool)
-STACK[1] = FOUR
-
 _BORDERS = [frozenset(), frozenset((BLACK,)), frozenset((WHITE,)), frozenset((BLACK, WHITE))]
-
-
-@cache
-def neighbours(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
-    """Flat indices into an (h + 2, w + 2) framed board: of the board points (row-major) and of
-    their up, down, left and right neighbours, (4, h * w) (the frame stands for off the board)."""
-    stride = w + 2
-    inner = ((np.arange(h)[:, None] + 1) * stride + np.arange(1, w + 1)).ravel()
-    index = np.stack([inner - stride, inner + stride, inner - 1, inner + 1])
-    inner.flags.writeable = index.flags.writeable = False
-    return inner, index
-
-
-def around(values: np.ndarray, fill=0) -> np.ndarray:
-    """(4, h * w): the value at each point's up, down, left and right neighbour, ``fill`` off the board."""
-    h, w = values.shape
-    inner, index = neighbours(h, w)
-    framed = np.full((h + 2) * (w + 2), fill, dtype=values.dtype)
-    framed[inner] = values.reshape(-1)
-    return framed[index]
 
 
 def _incidence(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> tuple[np.ndarray, list]:
@@ -336,146 +284,3 @@ def analyze(grid: np.ndarray) -> Topology:
                                _split(inside, inside_bounds, first + 1, last + 1)))
     region_of = np.where(labels[2] > 0, labels[2] - n_blocks, 0)
     return Topology(size, grid, block_of, blocks, region_of, regions, chains, cer_of, cers)
-
-
-# ---- shape measures of point sets, many sets at once ---------------------------------------
-# A *stack* is a (K, size + 2, size + 2) bool array: K point sets on the board, framed by a
-# one-point border that is never in a set, so shifts need no bounds checks and the frame can
-# stand for the virtual points just off the board.
-
-EIGHT = np.ones((3, 3), dtype=bool)
-
-
-@cache
-def _ring(w: int) -> np.ndarray:
-    """Flat offsets of the 8 neighbours of a point, row stride ``w``."""
-    return np.array([dr * w + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc])
-
-
-def frame(values: np.ndarray) -> np.ndarray:
-    """A (size, size) array framed by one point of zero (False) on every side."""
-    out = np.zeros((values.shape[0] + 2, values.shape[1] + 2), dtype=values.dtype)
-    out[1:-1, 1:-1] = values
-    return out
-
-
-def dilate(sets: np.ndarray) -> np.ndarray:
-    """Each set plus its 4-neighbours, by shifts of the flat stack (contiguous, so fast).
-
-    Exact for sets off the frame; a set on the frame may also spill onto other frame points,
-    never onto the board.
-    """
-    w = sets.shape[-1]
-    flat = np.ascontiguousarray(sets).reshape(-1)
-    out = flat.copy()
-    for d in (1, w):
-        out[d:] |= flat[:-d]
-        out[:-d] |= flat[d:]
-    return out.reshape(sets.shape)
-
-
-def count(sets: np.ndarray) -> np.ndarray:
-    """Number of points in each set of a stack."""
-    if len(sets) == 0:
-        return np.zeros(0, dtype=np.int64)
-    return rowcount(sets.reshape(len(sets), -1))
-
-
-def nonzero2(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(rows, columns) of the true values of a 2-D array, as ``mask.nonzero()`` but from a flat
-    nonzero and a division: ten times faster on arrays of thousands of points."""
-    return divmod(mask.reshape(-1).nonzero()[0], mask.shape[1])
-
-
-def rowcount(rows: np.ndarray) -> np.ndarray:
-    """True values in each row of a 2-D bool array (int64): a uint16 sum of the bytes, about
-    twice as fast as ``count_nonzero(axis=1)`` at these sizes (rows hold fewer than 65,536)."""
-    return np.add.reduce(rows.view(np.uint8), axis=1, dtype=np.uint16).astype(np.int64)
-
-
-def _gain(flat: np.ndarray, w: int) -> np.ndarray:
-    """Per point of a flat stack of framed sets (row stride ``w``), as int8: 64 on set points, plus
-    the 4-neighbours in the set, minus the full 2x2 squares through the point. On a set point, minus
-    65 it is n4 - squares - 1; off the set it is at most 4. Right on set points only, which never
-    touch another layer since the frame is empty."""
-    m = flat.view(np.int8)
-    gain = m * np.int8(64)
-    for d in (1, w):
-        gain[d:] += m[:-d]
-        gain[:-d] += m[d:]
-    pairs = flat[:-1] & flat[1:]
-    squares = (pairs[:-w] & pairs[w:]).view(np.int8)  # full squares, by their top-left point
-    two = squares[:-1] + squares[1:]  # two[q]: squares with top-left q or q + 1
-    # the four squares through p have top-left p - w - 1, p - w, p - 1 and p
-    gain[w + 1:len(flat) - w - 1] -= two[:-w] + two[w:]
-    return gain
-
-
-def hole_free(sets: np.ndarray, sizes: np.ndarray | None = None) -> np.ndarray:
-    """Which sets of a stack of 4-connected sets have no hole: their Euler number (points minus
-    adjacent pairs plus full 2x2 squares) is one. ``sizes`` (points of each set) spares a count."""
-    k, h, w = sets.shape
-    flat = np.ascontiguousarray(sets).reshape(-1)
-    terms = np.zeros((3, len(flat)), dtype=bool)  # pairs across, pairs down, squares, by first point
-    np.logical_and(flat[:-1], flat[1:], out=terms[0, :-1])
-    np.logical_and(flat[:-w], flat[w:], out=terms[1, :-w])
-    np.logical_and(terms[0, :-w - 1], terms[0, w:-1], out=terms[2, :-w - 1])
-    across, down, squares = rowcount(terms.reshape(3 * k, h * w)).reshape(3, k)
-    return (count(sets) if sizes is None else sizes) - across - down + squares == 1
-
-
-def _splits(sets: np.ndarray, sure=None) -> tuple[np.ndarray, np.ndarray]:
-    """(layer, flat in-layer index) of every split point of a stack (see ``split_mask``).
-
-    A candidate of a set without holes touches only the one outside background piece, so it
-    splits; only sets not ``sure`` to be hole-free get their background labelled.
-    """
-    k_all, h, w = sets.shape
-    flat = np.ascontiguousarray(sets).reshape(-1)
-    gain = _gain(flat, w)
-    k, p = divmod((gain >= 66).nonzero()[0], h * w)  # set points with n4 - squares - 1 >= 1
-    if len(k) == 0:
-        return k, p
-    doubt = np.ones(len(k), dtype=bool) if sure is None else ~np.asarray(sure, dtype=bool)[k]
-    if not doubt.any():
-        return k, p
-    kd, pd = k[doubt], p[doubt]
-    marked = np.bincount(kd, minlength=k_all) > 0
-    layers, local = marked.nonzero()[0], (marked.cumsum() - 1)[kd]
-    # layers stacked as one tall image: frames of neighbouring layers may merge, which never
-    # joins two background pieces of one layer
-    background, _ = ndimage.label(~sets[layers].reshape(-1, w), EIGHT)
-    around = background.reshape(-1)[(local * (h * w) + pd)[:, None] + _ring(w)]
-    around.sort(axis=1)
-    # distinct labels in each sorted ring, 0 (the set itself) not counted; a byte sum of the
-    # changes is cheaper than count_nonzero(axis=1)
-    changes = (around[:, 1:] != around[:, :-1]).view(np.uint8)
-    distinct = np.add.reduce(changes, axis=1, dtype=np.intp) + (around[:, 0] != 0)
-    keep = np.ones(len(k), dtype=bool)
-    keep[doubt] = distinct <= gain[kd * (h * w) + pd] - 65
-    return k[keep], p[keep]
-
-
-def split_mask(sets: np.ndarray) -> np.ndarray:
-    """Split points of each set: points whose removal leaves more 4-connected pieces.
-
-    Removing p changes the Euler number (pieces minus holes) by ``n4 - squares - 1`` (n4: its
-    neighbours in the set, squares: full 2x2 squares through it) and merges the m distinct
-    8-connected background pieces around it (holes or the outside) into one, so the number of
-    pieces grows iff ``n4 - squares - 1 >= m``. Only sets with a candidate get the background
-    labelled (one ``ndimage.label`` call for all of them).
-    """
-    out = np.zeros_like(sets)
-    if len(sets):
-        k, p = _splits(sets)
-        out.reshape(len(sets), -1)[k, p] = True
-    return out
-
-
-def split_points(sets: np.ndarray, hole_free=None) -> np.ndarray:
-    """Number of split points of each set of a stack (see ``split_mask``). ``hole_free`` (one
-    bool per set) marks sets known to have no hole, which spares labelling their background."""
-    if len(sets) == 0:
-        return np.zeros(0, dtype=np.int64)
-    k, _ = _splits(sets, hole_free)
-    return np.bincount(k, minlength=len(sets))

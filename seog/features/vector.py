@@ -25,19 +25,12 @@ from functools import cache
 import numpy as np
 from scipy import ndimage
 
+from seog.features.arrays import FOUR, dilate, frame, nonzero2, rowcount
 from seog.features.coords import BLACK, WHITE
 from seog.features.influence import framed_influence_and_territory
 from seog.features.scaling import Scaler  # noqa: F401  (re-exported: fitted on SET_A/SET_B rows)
-from seog.features.topology import (
-    FOUR,
-    Topology,
-    dilate,
-    frame,
-    hole_free,
-    nonzero2,
-    rowcount,
-    split_points,
-)
+from seog.features.shapes import hole_free, split_points
+from seog.features.topology import Topology
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import ndimage
 
+from seog.features.arrays import FOUR, STACK, adjacent_pairs, around, label_blocks, nonzero2, rowcount
 from seog.features.coords import BLACK, EMPTY, WHITE
-from seog.features.topology import FOUR, STACK, adjacent_pairs, around, label_blocks, nonzero2, rowcount
 from seog.scoring.result import format_result
 from seog.scoring.rules import Rules
 
