@@ -263,8 +263,8 @@ def test_archive_member_names_that_leave_the_output_folder_are_refused(tmp_path)
 def test_comment_names_uncertain_blocks_with_their_probability():
     score = score_position(Board.from_rows(board(TWO_WALLS).to_rows()), rules="japanese", komi=6.5)
     c7 = coords.gtp_to_index("C7", 9)
-    score.blocks = [dataclasses.replace(b, doubt="model", p_alive=0.46) if c7 in b.points else b
-                    for b in score.blocks]
+    score = dataclasses.replace(score, blocks=[dataclasses.replace(b, doubt="model", p_alive=0.46)
+                                               if c7 in b.points else b for b in score.blocks])
     text = annotated.comment(score, "W+13.5")
     assert "Uncertain blocks, check these: C7 (white, 1 stone, dead, p(alive) 0.46)." in text
     assert text.startswith("seog: W+13.5 under japanese rules, komi 6.5.")

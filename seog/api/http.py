@@ -17,6 +17,7 @@ import json
 import os
 import re
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -337,7 +338,7 @@ def score_answer(position: positions.Position, with_sgf: bool = False, with_svg:
     score = score_position(position.board, rules=position.rules, komi=position.komi,
                            handicap=position.handicap, prisoners=position.prisoners,
                            dead=position.dead, overrides=position.overrides, unfinished=position.unfinished)
-    score.notes = position.notes + score.notes  # the loader's, then the scorer's (Tromp-Taylor's kept stones)
+    score = replace(score, notes=position.notes + score.notes)  # the loader's, then the scorer's
     game = position.game
     answer = to_dict(score, game.recorded or None if game else None)
     answer["seog_version"], answer["model"] = _version(), model_name(default_model())

@@ -37,7 +37,7 @@ from seog.scoring.result import format_result
 from seog.scoring.rules import Rules
 
 
-@dataclass
+@dataclass(frozen=True)
 class Score:
     """A counted position.
 

@@ -85,10 +85,9 @@ def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float
     decided = dead is None and model is not None
     if opened and decided and unfinished == "open borders":  # else the record's note says it
         opened = [opened[0] + NO_EYE_SHAPE_RULES]
-    score.notes = (kept_notes(score.blocks, rules, board.size, "marked dead" if dead is not None else "seog reads as dead")
-                   + opened + unfinished_notes("" if unfinished == "open borders" else unfinished, decided))
-    score.unfinished = unfinished
-    return score
+    notes = (kept_notes(score.blocks, rules, board.size, "marked dead" if dead is not None else "seog reads as dead")
+             + opened + unfinished_notes("" if unfinished == "open borders" else unfinished, decided))
+    return replace(score, notes=notes, unfinished=unfinished)
 
 
 NO_EYE_SHAPE_RULES = "; the eye-shape rules did not run, the reader decided the groups alone"
@@ -122,8 +121,7 @@ def _count(board: Board, topology, statuses: list[BlockStatus], rules: Rules, ko
             dead_mask.flat[st.points] = True
     score = count(board.grid, dead_mask, rules, komi, handicap,
                   dict(prisoners) if prisoners else {BLACK: 0, WHITE: 0})
-    score.blocks = statuses
-    return score
+    return replace(score, blocks=statuses)
 
 
 def _read_dame(grid: np.ndarray, score: Score) -> np.ndarray:
@@ -210,8 +208,8 @@ def score_game(game: Game, *, rules: Rules | str | None = None, komi: float | No
                            dead=game.marked_dead() if use_markup else None,
                            overrides=overrides, model=model,
                            unfinished=unfinished_by_record(game))
-    score.notes = game_notes(game, rules_given=rules is not None, komi_given=komi is not None) + score.notes
-    return score
+    return replace(score, notes=game_notes(game, rules_given=rules is not None, komi_given=komi is not None)
+                   + score.notes)
 
 
 def game_notes(game: Game, *, rules_given: bool = False, komi_given: bool = False) -> list[str]:
