@@ -18,7 +18,9 @@ def register(sub) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s; "
                    "0.0.0.0 for every interface)")
     p.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default: %(default)s)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="worker processes (default: %(default)s); on Linux each listens on a socket of its own "
+                        "(SO_REUSEPORT) and the kernel spreads connections over them")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.add_argument("--root-path", default="", metavar="PATH",
                    help="the path prefix a reverse proxy serves seog under (e.g. /seog), so /docs finds its schema")
@@ -44,11 +46,12 @@ def run(args: argparse.Namespace) -> int:
     if args.cors_origin:
         os.environ[CORS_ENV] = ",".join(args.cors_origin)
     options = dict(host=args.host, port=args.port, log_level=args.log_level, **deployment_options(args))
+    from seog.api.workers import keep_memory_flat, run_workers
+
     if args.workers == 1:
+        keep_memory_flat()
         uvicorn.run("seog.api.http:app", **options)
     else:
-        from seog.api.workers import run_workers
-
         run_workers("seog.api.http:app", args.workers, options)
     return 0
 
