@@ -13,7 +13,7 @@ side (source 'override') is not in doubt any more.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 from seog.classifiers.vocabulary import BlockStatus, Doubt, Source
 from seog.features.topology import Topology
@@ -22,7 +22,7 @@ MAX_LIBERTIES = 12  # a side with more liberties than this wins any race these c
 CAPTURER, GROUP, SEKI = 1, -1, 0  # outcomes of a race
 
 
-@cache
+@lru_cache(maxsize=1 << 15)  # bounded: a server meets new races for as long as it runs
 def race(capturer: int, capturer_eyes: int, group: int, group_eyes: int, shared: int,
          capturer_moves: bool, passes: int = 0) -> int:
     """Who takes whom (``CAPTURER``, ``GROUP``) or ``SEKI``, both playing their best, from each
