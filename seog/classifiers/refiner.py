@@ -9,8 +9,8 @@ and, when the net has them (``glob_w``), a mix of the channels' means over the w
 (global pooling), so every point sees how the rest of the board stands.
 The net is not symmetric: where one pass leaves a block in doubt, ``refine`` takes the mean over
 the board's 8 symmetries and the colour swap, so a turned board gets the same verdicts.
-Inference is numpy and scipy (BLAS's sgemm adds each product in place, a sparse matrix takes
-the block means; threadpoolctl keeps the products on one BLAS thread); ``train_refiner`` trains
+Inference is numpy and two of scipy's compiled cores (BLAS's sgemm adds each product in place,
+the CSR product takes the block means; threadpoolctl keeps the products on one BLAS thread); ``train_refiner`` trains
 the same net with torch.
 """
 
@@ -22,12 +22,14 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 import numpy as np
-from scipy import sparse
-from scipy.linalg.blas import sgemm
 
 from seog.classifiers.vocabulary import BlockStatus, Doubt, Source
+from seog.features.compiled import extension
 from seog.features.planes import COLOR_SWAP, PLANES, segments, static_planes, status_plane
 from seog.features.topology import Topology
+
+_sgemm = extension("linalg", "_fblas").sgemm
+_csr_matvecs = extension("sparse", "_sparsetools").csr_matvecs
 
 N_INPUTS = len(PLANES) + 1  # the board planes and the cascade's status plane
 # A refiner may take one more plane, 1 on every point of a finished position and 0 on an
@@ -171,13 +173,32 @@ class _Padded:
         BLAS adds each product in place (sgemm's beta), into ``out`` seen transposed, so nothing is copied."""
         into = out.T
         for shifted, w in zip(self._shifted, weights):
-            sgemm(1.0, w, shifted, 1.0, into, 0, 0, True)  # trans_a, trans_b, overwrite_c (positional: faster)
+            _sgemm(1.0, w, shifted, 1.0, into, 0, 0, True)  # trans_a, trans_b, overwrite_c (positional: faster)
+
+
+class _Means:
+    """The matrix whose product with the layers' stack is each segment's mean, as CSR arrays (a
+    row per segment, one entry a point, column indices sorted within each row), refilled in place
+    for each position; the product is scipy's compiled one, without the sparse package's checks."""
+
+    def __init__(self, points: int, rows: int):
+        self.data = np.zeros(points, dtype=np.float32)
+        self.indices = np.zeros(points, dtype=np.int32)
+        self.indptr = np.arange(points + 1, dtype=np.int32)
+        self.rows = 0  # the segments of the position the arrays hold
+        self.columns = rows
+
+    def __matmul__(self, h: np.ndarray) -> np.ndarray:
+        """The segments' means of ``h``, ``(segments, C)`` float32 (``h``: C-contiguous rows)."""
+        out = np.zeros((self.rows, h.shape[1]), dtype=np.float32)
+        _csr_matvecs(self.rows, self.columns, h.shape[1], self.indptr, self.indices, self.data,
+                     h.reshape(-1), out.reshape(-1))
+        return out
 
 
 class _Workspace:
-    """One thread's buffers for one board size and net shape, with their views and a sparse
-    matrix, reused from call to call: making them costs 25 us a 19x19 position, scipy's checks of
-    a new sparse matrix 60 us more on a busy cache."""
+    """One thread's buffers for one board size and net shape, with their views and the means'
+    matrix, reused from call to call: making them costs 25 us a 19x19 position."""
 
     def __init__(self, n: int, planes: int, channels: int, k: int):
         # rows as narrow as each window's reach allows (the 3x3 layers' products are the bulk),
@@ -195,15 +216,10 @@ class _Workspace:
         self._gaps = self._into[:, n:]
         i = np.arange(n * n)
         self._rows = (i + i // n).astype(np.int32)  # each point's row in the layers' stack, in board order
-        # a matrix of a row per segment (at most one a point) whose product with the layers' stack
-        # is each segment's mean: made once, its arrays refilled in place for each position, which
-        # keeps it a canonical CSR matrix (one entry a point, column indices sorted within each
-        # row, int32 indices, the same number of entries) as scipy expects
-        self._mean = sparse.csr_array((np.zeros(n * n, dtype=np.float32), np.zeros(n * n, dtype=np.int32),
-                                       np.arange(n * n + 1, dtype=np.int32)), shape=(n * n, len(self.out)))
+        self._mean = _Means(n * n, len(self.out))
         self._segment_rows = np.zeros(len(self.out), dtype=np.intp)
 
-    def segments(self, segment: np.ndarray, n_segments: int) -> tuple[sparse.csr_array, np.ndarray]:
+    def segments(self, segment: np.ndarray, n_segments: int) -> tuple[_Means, np.ndarray]:
         """The matrix of segment means (rows past ``n_segments`` empty) and every row's segment
         (0 for padding rows, which the ReLU zeroes)."""
         seg = segment.ravel()
@@ -216,6 +232,7 @@ class _Workspace:
         self._rows.take(order, out=mean.indices)
         sizes.cumsum(out=mean.indptr[1:n_segments + 1])
         mean.indptr[n_segments + 1:] = len(seg)
+        mean.rows = n_segments
         self._segment_rows[self._rows] = seg
         return mean, self._segment_rows
 
@@ -295,7 +312,7 @@ def _ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segm
     space.stem.convolve(net.stem, space.stem_out)
     space.relu_into_layer(space.stem_out)
     for conv, bias, pool_w, glob_w in net.layers:
-        mixed = (mean @ h)[:n_segments] @ pool_w
+        mixed = (mean @ h) @ pool_w
         mixed += bias
         if glob_w is not None:  # padding rows are zero: the sum over rows is the board's
             mixed += (h.sum(axis=0) / (n * n)) @ glob_w

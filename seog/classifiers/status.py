@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Collection
 
 import numpy as np
-from scipy import ndimage
 
 from seog.classifiers.capturers import revive_uncaptured
 from seog.classifiers.cascade import classify
@@ -43,7 +42,7 @@ from seog.classifiers.vocabulary import (  # noqa: F401  (the vocabulary, also r
     Source,
     turn,
 )
-from seog.features.arrays import FOUR
+from seog.features.arrays import grow
 from seog.features.benson import unconditionally_alive
 from seog.features.coords import adjacent
 from seog.features.topology import Topology
@@ -112,7 +111,7 @@ def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus
         else:
             mask = np.zeros(grid.shape, dtype=bool)
             mask.flat[chain.points] = True
-            near = ndimage.binary_dilation(mask, FOUR, iterations=3) & ~mask
+            near = grow(mask, 3) & ~mask
             own = int((grid[near] == block.color).sum())
             opp = int((grid[near] == -block.color).sum())
             alive = own >= opp

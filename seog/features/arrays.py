@@ -11,12 +11,49 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from scipy import ndimage
 
+from seog.features.compiled import extension
 from seog.features.coords import BLACK, WHITE
 
-FOUR = ndimage.generate_binary_structure(2, 1)
+FOUR = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=bool)
 EIGHT = np.ones((3, 3), dtype=bool)
+
+
+_LABEL = extension("ndimage", "_ni_label")._label
+
+
+def label(mask: np.ndarray, structure: np.ndarray = FOUR) -> tuple[np.ndarray, int]:
+    """Connected components of ``mask`` (int32 labels from 1 in raster order, and their number):
+    ``scipy.ndimage.label``'s result, from its compiled core without the package around it."""
+    mask = np.asarray(mask)
+    out = np.empty(mask.shape, dtype=np.int32)
+    return out, int(_LABEL(mask, np.asarray(structure, dtype=bool), out))
+
+
+def grow(mask: np.ndarray, steps: int = 1) -> np.ndarray:
+    """``mask`` with every point within ``steps`` 4-steps of it (a 2-D bool array, the board's
+    edge a wall): ``scipy.ndimage.binary_dilation`` with the cross, by shifts."""
+    out = np.asarray(mask, dtype=bool).copy()
+    for _ in range(steps):
+        step = out.copy()
+        step[1:] |= out[:-1]
+        step[:-1] |= out[1:]
+        step[:, 1:] |= out[:, :-1]
+        step[:, :-1] |= out[:, 1:]
+        out = step
+    return out
+
+
+def shrink(mask: np.ndarray) -> np.ndarray:
+    """The points of ``mask`` whose four neighbours are all in it, off the board counting as in:
+    ``scipy.ndimage.binary_erosion`` with the cross and ``border_value=1``."""
+    mask = np.asarray(mask, dtype=bool)
+    out = mask.copy()
+    out[1:] &= mask[:-1]
+    out[:-1] &= mask[1:]
+    out[:, 1:] &= mask[:, :-1]
+    out[:, :-1] &= mask[:, 1:]
+    return out
 
 
 def adjacent_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -38,13 +75,13 @@ def adjacent_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def label_blocks(grid: np.ndarray) -> tuple[np.ndarray, int]:
     """Label 4-connected blocks of both colours in one array (black ids first)."""
-    black, nb = ndimage.label(grid == BLACK, FOUR)
-    white, nw = ndimage.label(grid == WHITE, FOUR)
+    black, nb = label(grid == BLACK)
+    white, nw = label(grid == WHITE)
     labels = black + np.where(white > 0, white + nb, 0)
     return labels.astype(np.int32), nb + nw
 
 
-# One ``ndimage.label`` call labels a (k, h, w) stack of boards whose slices never connect,
+# One ``label`` call labels a (k, h, w) stack of boards whose slices never connect,
 # numbered slice after slice (each in raster order, as if labelled alone).
 STACK = np.zeros((3, 3, 3), dtype=bool)
 STACK[1] = FOUR

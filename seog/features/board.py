@@ -2,7 +2,7 @@
 
 The array holds BLACK, WHITE, EMPTY and a BORDER wall around the board (see ``coords``),
 so that the four neighbours of any board point are ``p + offset`` with no bounds checks.
-``Board.grid`` is the unpadded 2-D view that array code (``scipy.ndimage``) works on.
+``Board.grid`` is the unpadded 2-D view that array code (labels, shifts) works on.
 """
 
 from __future__ import annotations

@@ -4,9 +4,8 @@ hole-free sets, from Euler numbers over a stack (``features.arrays``)."""
 from __future__ import annotations
 
 import numpy as np
-from scipy import ndimage
 
-from seog.features.arrays import EIGHT, _ring, count, rowcount
+from seog.features.arrays import EIGHT, _ring, count, label, rowcount
 
 
 def _gain(flat: np.ndarray, w: int) -> np.ndarray:
@@ -60,7 +59,7 @@ def _splits(sets: np.ndarray, sure=None) -> tuple[np.ndarray, np.ndarray]:
     layers, local = marked.nonzero()[0], (marked.cumsum() - 1)[kd]
     # layers stacked as one tall image: frames of neighbouring layers may merge, which never
     # joins two background pieces of one layer
-    background, _ = ndimage.label(~sets[layers].reshape(-1, w), EIGHT)
+    background, _ = label(~sets[layers].reshape(-1, w), EIGHT)
     around = background.reshape(-1)[(local * (h * w) + pd)[:, None] + _ring(w)]
     around.sort(axis=1)
     # distinct labels in each sorted ring, 0 (the set itself) not counted; a byte sum of the
@@ -79,7 +78,7 @@ def split_mask(sets: np.ndarray) -> np.ndarray:
     neighbours in the set, squares: full 2x2 squares through it) and merges the m distinct
     8-connected background pieces around it (holes or the outside) into one, so the number of
     pieces grows iff ``n4 - squares - 1 >= m``. Only sets with a candidate get the background
-    labelled (one ``ndimage.label`` call for all of them).
+    labelled (one ``label`` call for all of them).
     """
     out = np.zeros_like(sets)
     if len(sets):

@@ -1,6 +1,6 @@
 """Blocks, chains, empty regions and colour-enclosed regions (CERs) of a position.
 
-Everything is computed with whole-array operations (``scipy.ndimage.label`` and shifted
+Everything is computed with whole-array operations (``arrays.label`` and shifted
 comparisons) but chains (a union-find over the shared liberties); per-object lists are built once
 from sorted index arrays. Points are grid
 indices (``row * size + col``, see ``coords``).
@@ -20,9 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import ndimage
 
-from seog.features.arrays import STACK, around, nonzero2
+from seog.features.arrays import STACK, around, label, nonzero2
 from seog.features.coords import BLACK, EMPTY, WHITE, adjacent
 
 
@@ -176,7 +175,7 @@ def _chain_of(near: np.ndarray, empty: np.ndarray, n_black: int, n_blocks: int) 
 def analyze(grid: np.ndarray) -> Topology:
     """Split a (size, size) array of colours into blocks, chains, empty regions and CERs.
 
-    One ``ndimage.label`` call over a stack of masks (black, white, empty, not black, not white)
+    One ``label`` call over a stack of masks (black, white, empty, not black, not white)
     gives every object a label in one numbering: blocks (black first, as ``label_blocks``), empty
     regions, CERs enclosed by Black, CERs enclosed by White. Adjacencies come from the block labels
     around each point, the points of every object from one stable sort of the labels.
@@ -191,7 +190,7 @@ def analyze(grid: np.ndarray) -> Topology:
     np.equal(grid, EMPTY, out=masks[2])
     np.logical_not(masks[0], out=masks[3])
     np.logical_not(masks[1], out=masks[4])
-    labels, total = ndimage.label(masks, STACK)
+    labels, total = label(masks, STACK)
     flat = labels.reshape(5, hw)
     # last label of black blocks, of all blocks, of regions, of CERs enclosed by Black
     n_black, n_blocks, r_end, b_end, _ = np.maximum.accumulate(flat.max(axis=1)).tolist()

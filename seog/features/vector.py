@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-from scipy import ndimage
 
-from seog.features.arrays import FOUR, dilate, frame, nonzero2, rowcount
+from seog.features.arrays import FOUR, dilate, frame, label, nonzero2, rowcount
 from seog.features.coords import BLACK, WHITE
 from seog.features.influence import framed_influence_and_territory
 from seog.features.scaling import Scaler  # noqa: F401  (re-exported: fitted on SET_A/SET_B rows)
@@ -161,8 +160,8 @@ assert len(SET_A) == 33 and set(SET_A) <= set(SET_B), "SET_A must be 33 names of
 SET_A = [name for name in SET_B if name in SET_A]  # registry order
 
 # How ties between equal neighbours are broken (``compute``): "features" (by what the pick hands
-# on, then id), since the seventeenth session; a feature cache without this entry was built with
-# "ids" (the lowest block id), which a turned board renumbers.
+# on, then id); a feature cache without this entry picks by "ids" (the lowest block id), which a
+# turned board renumbers.
 PICKS = "features"
 DYNAMIC: list[str] = ["p_self", "p_chain", "p_weak1", "p_weak2", "p_opp_chain", "p_weak_lib", "p_friend"]
 
@@ -420,7 +419,7 @@ def compute(topology: Topology, power: np.ndarray | None = None) -> Table:
     if power is not None:
         infl = frame(np.asarray(power, dtype=np.float64)).ravel()
     # both colours' territories in one labelling of two planes: black's labels come first
-    terr_of, n_terr = ndimage.label((np.sign(terr) == SIGNS).reshape(2, w, w), FOUR_IN_PLANE)
+    terr_of, n_terr = label((np.sign(terr) == SIGNS).reshape(2, w, w), FOUR_IN_PLANE)
     terr_of = terr_of.reshape(2, npts)
     # regions enclosed by a colour (CERs), both colours in one index space (black's first); a point
     # can lie in a CER of each colour, so each colour has its own label plane

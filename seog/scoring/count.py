@@ -20,7 +20,7 @@ The steps, each a function of arrays:
      ``kgs-2017-q1`` reproduce their recorded result; see docs/scoring.md).
 5. ``count``: territory or area, prisoners, compensation and komi into a ``Score``.
 
-Every step works on whole arrays (``scipy.ndimage``); only the few neutral points where a move
+Every step works on whole arrays (labels and shifts); only the few neutral points where a move
 could be a self-atari get a trial move. Boards may be rectangular (the conformance data has some).
 """
 
@@ -29,9 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import ndimage
 
-from seog.features.arrays import FOUR, STACK, adjacent_pairs, around, label_blocks, nonzero2, rowcount
+from seog.features.arrays import STACK, adjacent_pairs, around, grow, label, label_blocks, nonzero2, rowcount
 from seog.features.coords import BLACK, EMPTY, WHITE
 from seog.scoring.result import format_result
 from seog.scoring.rules import Rules
@@ -110,7 +109,7 @@ def regions(live: np.ndarray, near: np.ndarray | None = None) -> tuple[np.ndarra
     """Label regions of non-stone points; return (labels, count, owner per region id: 1, -1 or 0).
     ``near``: the colours around each point (``around(live, OFF)``), when the caller has them."""
     near = around(live, OFF) if near is None else near
-    labels, n = ndimage.label(live == EMPTY, FOUR)
+    labels, n = label(live == EMPTY)
     flat = labels.reshape(-1)
     # per colour, the regions it touches: label 0 (stones next to stones) dropped
     black, white = (np.bincount(flat, (near == color).any(axis=0), minlength=n + 1)[1:] > 0 for color in (BLACK, WHITE))
@@ -159,14 +158,14 @@ def _self_atari(live: np.ndarray, color: int, point: tuple[int, int]) -> bool:
     """Would ``color`` playing at ``point`` leave its own block with at most one liberty (or be suicide)?"""
     trial = live.copy()
     trial[point] = color
-    opponent, _ = ndimage.label(trial == -color, FOUR)
+    opponent, _ = label(trial == -color)
     empty = trial == EMPTY
-    alive = np.unique(opponent[ndimage.binary_dilation(empty, FOUR) & (opponent > 0)])
+    alive = np.unique(opponent[grow(empty) & (opponent > 0)])
     captured = (opponent > 0) & ~np.isin(opponent, alive)
     trial[captured] = EMPTY
-    own, _ = ndimage.label(trial == color, FOUR)
+    own, _ = label(trial == color)
     block = own == own[point]
-    liberties = ndimage.binary_dilation(block, FOUR) & (trial == EMPTY)
+    liberties = grow(block) & (trial == EMPTY)
     return int(liberties.sum()) <= 1
 
 
@@ -183,7 +182,7 @@ def protective_points(live: np.ndarray, neutral: np.ndarray) -> np.ndarray:
         return out.reshape(live.shape)
     # both colours' groups in one labelling (Black's, then White's)
     stones = np.array([live == BLACK, live == WHITE])
-    groups, n = ndimage.label(stones | neutral, STACK)
+    groups, n = label(stones | neutral, STACK)
     stone_group = np.where(stones[0], groups[0], groups[1] * stones[1])
     near = around(stone_group)[:, inner]  # the groups whose stones touch each inner point
     near.sort(axis=0)

@@ -14,12 +14,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 import numpy as np
-from scipy import ndimage
 
 from seog.classifiers import model_file
 from seog.classifiers.race import flag_races
 from seog.classifiers.status import decide
 from seog.classifiers.vocabulary import EYE_SHAPE_RULES, BlockStatus, Doubt, Source
+from seog.features.arrays import label, shrink
 from seog.features.board import Board, IllegalPosition
 from seog.features.coords import BLACK, WHITE
 from seog.features.sgf import Game
@@ -112,7 +112,7 @@ def _count(board: Board, topology, statuses: list[BlockStatus], rules: Rules, ko
             raise ValueError(f"override at {_vertex(index, board.size)}: no stone there")
         st = statuses[label - 1]
         statuses[label - 1] = BlockStatus(st.block, st.color, st.points, bool(alive), Source.OVERRIDE, st.p_alive)
-    if overrides and dead is None:  # a race a person has settled is no longer in doubt
+    if overrides and dead is None:  # a race a person has settled is not in doubt
         statuses = list(flag_races(topology, dict(enumerate(statuses))).values())
     statuses = as_counted(statuses, rules)
     dead_mask = np.zeros(board.grid.shape, dtype=bool)
@@ -150,7 +150,7 @@ def open_border_notes(grid: np.ndarray, dame: np.ndarray) -> list[str]:
     neutral = np.zeros(grid.shape, dtype=bool)
     neutral.flat[dame] = True
     neutral &= grid == 0
-    interior, n = ndimage.label(ndimage.binary_erosion(neutral, border_value=1))
+    interior, n = label(shrink(neutral))
     if not n:
         return []
     sizes = np.bincount(interior.ravel())[1:]
@@ -158,7 +158,7 @@ def open_border_notes(grid: np.ndarray, dame: np.ndarray) -> list[str]:
         return []
     rows, cols = np.nonzero(interior == sizes.argmax() + 1)
     middle = int(np.argmin((rows - rows.mean()) ** 2 + (cols - cols.mean()) ** 2))
-    regions = ndimage.label(neutral)[0]
+    regions = label(neutral)[0]
     points = int((regions == regions[rows[middle], cols[middle]]).sum())
     where = _vertex(int(rows[middle] * grid.shape[0] + cols[middle]), grid.shape[0])
     return [f"the borders are still open: {points} empty points around {where} belong to nobody, "
