@@ -5,12 +5,14 @@ what the file held besides (comments, times, variations, root properties, the pl
 """
 
 import re
+from dataclasses import replace
 
 import pytest
 
 from conftest import shared_dir
 from seog.datasets import annotate as ann
 from seog.features import sgf
+from seog.scoring.annotated import annotated_sgf
 from seog.scoring.score import score_game
 
 KGS = ["2017-01-01-10", "2017-01-01-26", "2017-01-02-19", "2017-01-02-25"]  # 2017-01-01-26 has a handicap
@@ -191,3 +193,19 @@ def test_a_copy_of_a_file_whose_characters_end_in_a_backslash_byte_reads_back_wh
     assert (copy.properties["PB"], copy.properties["PW"]) == (black, white)
     assert copy.result == row.result and copy.size == original.size
     assert_same_game(copy, original)
+
+
+@pytest.mark.parametrize("label, encoding", [
+    ("CA[gb2312]", "gb18030"), ("CA[ISO-8859-1]", "latin-1"), ("", "latin-1"), ("CA[UTF-8]", "utf-8")])
+def test_the_copy_from_the_tree_read_once_is_the_copy_from_the_text_read_again(label, encoding):
+    """``seog annotate`` and the API write the copy from the tree the game was read from; it must
+    be byte for byte the copy of a fresh parse, whatever CA says (reading sets CA) and wherever it is."""
+    data = (shared_dir("kgs-2017-q1") / f"{KGS[0]}.sgf").read_bytes()
+    assert data.index(b"CA[UTF-8]") > data.index(b"(;") + 2  # CA not the root's first property
+    raw = with_names(data, "Müller", "Sørensen", "schön").replace("CA[UTF-8]", label).encode(encoding)
+    game = sgf.loads(raw)
+    assert game.parsed is not None
+    score = score_game(game)
+    once = annotated_sgf(game, score, "a note")
+    assert once == annotated_sgf(replace(game, parsed=None), score, "a note")  # parsed again
+    assert annotated_sgf(game, score, "a note") == once  # the tree kept is left as it was read

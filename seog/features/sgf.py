@@ -43,6 +43,35 @@ class SgfError(ValueError):
     """An SGF file that cannot be read or replayed; the message names the problem and where."""
 
 
+@dataclass(frozen=True)
+class Parsed:
+    """A record as parsed: sgfmill's coarse tree, the encoding its values are read with (None:
+    the one CA declares) and the root's CA as written. Reading a game leaves the tree as parsed
+    but for that CA (sgfmill sets it to the encoding it was told), which ``copy`` puts back."""
+
+    tree: sgf_grammar.Coarse_game_tree
+    encoding: str | None
+    ca: list | None
+
+    def copy(self) -> sgf_grammar.Coarse_game_tree:
+        """A copy of the tree as parsed, to change freely: new trees, nodes and value lists (the
+        values, bytes, are shared); a stack, not recursion, for deeply nested variations."""
+        top = sgf_grammar.Coarse_game_tree()
+        stack = [(self.tree, top)]
+        while stack:
+            tree, into = stack.pop()
+            into.sequence = [{key: list(values) for key, values in node.items()} for node in tree.sequence]
+            for child in tree.children:
+                copied = sgf_grammar.Coarse_game_tree()
+                into.children.append(copied)
+                stack.append((child, copied))
+        if self.ca is None:
+            top.sequence[0].pop("CA", None)
+        else:
+            top.sequence[0]["CA"] = list(self.ca)  # in its place: the copy writes the root as read
+        return top
+
+
 @dataclass
 class Game:
     """A game record reduced to what scoring needs.
@@ -64,6 +93,8 @@ class Game:
         and whose comment keeps the players' result (so that annotating it again compares with them).
       source: the SGF text the game was read from, as given (None for a game made in code),
         so that annotated copies keep the whole record.
+      parsed: the record as parsed (``Parsed``: sgfmill's coarse tree and the encoding to read
+        it with), so that the annotated copy is made without parsing the text again.
       suicides: the numbers of the moves that took off their own block (legal under New Zealand
         and Tromp-Taylor rules only: ``seog.scoring.rules.check_suicides``).
     """
@@ -85,6 +116,7 @@ class Game:
     recorded: str = ""
     source: bytes | str | None = field(default=None, repr=False)
     suicides: list = field(default_factory=list)
+    parsed: Parsed | None = field(default=None, repr=False, compare=False)
 
     def setup_between(self) -> dict[int, list]:
         """``later_setup`` by the number of moves played before it: {n: [(colour or 0, point)]}."""
@@ -144,6 +176,7 @@ def loads(data: bytes | str) -> Game:
     tree, encoding = _parse(data)
     _check_go(tree)
     text_note = _text_note(tree, encoding)  # before sgfmill sets CA to the encoding it was told
+    parsed = Parsed(tree, encoding, tree.sequence[0].get("CA"))
     try:
         record = sgf.Sgf_game.from_coarse_game_tree(tree, encoding)
     except ValueError as exc:
@@ -163,7 +196,7 @@ def loads(data: bytes | str) -> Game:
         raise SgfError(f"SZ: {exc}") from None
 
     board = Board(size)
-    game = Game(size, 0.0, 0, _text(root, "RU"), _text(root, "RE"), board, source=data)
+    game = Game(size, 0.0, 0, _text(root, "RU"), _text(root, "RE"), board, source=data, parsed=parsed)
     game.komi, game.komi_note = _komi(_raw(root, "KM"), _from_fox(root), size)
     game.text_note = text_note
     for key in ("PB", "PW", "BR", "WR", "DT", "EV", "RO", "PC", "GN", "TM", "OT"):
@@ -521,7 +554,7 @@ def _marked_copy(game: Game, result: str, territory: dict, comment: str) -> byte
     """The record ``game`` was read from, in UTF-8, with RE, the KM and RU of ``game`` where
     they are not what the file says (Fox komi, rules seog does not know), and the marks and
     comment in a node of their own. Comments, times, variations and other properties stay."""
-    tree, encoding = _parse(game.source)
+    tree, encoding = (game.parsed.copy(), game.parsed.encoding) if game.parsed else _parse(game.source)
     record = sgf.Sgf_game.from_coarse_game_tree(_in_utf8(tree, encoding), "UTF-8")
     root = record.get_root()
     root.set("RE", result)
