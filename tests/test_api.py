@@ -665,7 +665,7 @@ def test_serving_imports_neither_datasets_nor_torch_nor_sklearn():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-# ---- limits and deployment (the s14 review), on real requests through TestClient ----------------
+# ---- limits and deployment, on real requests through TestClient ----------------------------------
 
 @pytest.fixture(scope="module")
 def client():

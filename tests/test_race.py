@@ -50,7 +50,7 @@ def test_a_stone_against_a_wall_with_liberties_to_spare_is_not_flagged():
 @pytest.mark.parametrize("name", ["2017-02-13-1", "2017-02-28-24"])
 def test_the_corner_sekis_the_model_calls_dead_are_flagged(name):
     # The players counted these stones alive in seki and KataGo reads them so (docs/model.md);
-    # the model calls them dead, and every block it gets wrong is now flagged as a race.
+    # the model calls them dead, and every block it gets wrong is flagged as a race.
     topo, marks, statuses = decided_game("kgs-2017-q1", name)
     wrong = [st for st in statuses if st.alive != bool(marks[st.block])]
     assert wrong and all(st.uncertain and st.doubt == "race" and not st.alive for st in wrong)

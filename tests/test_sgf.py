@@ -400,7 +400,7 @@ LONG, X40, N40 = "x" * 10_000, "x" * 40 + "...", "9" * 40 + "..."
     (f"(;GM[1]SZ[9]CA[{LONG}];B[ee])", f"not a readable SGF file (unknown encoding: {'x' * 22}...)"),
 ], ids=["SZ", "SZ-digits", "KM", "KM-digits", "HA", "HA-digits", "B", "CA"])
 def test_seog_score_quotes_at_most_40_characters_of_a_broken_value(tmp_path, capsys, record, message):
-    """A 10,000-character value came back whole in the message; now clipped as the API clips."""
+    """A 10,000-character value is clipped in the message, as the API clips it."""
     from seog.cli import main
 
     path = tmp_path / "bad.sgf"

@@ -16,8 +16,8 @@ from seog.scoring.text import summary_lines
 
 
 def test_resigned_19x19_game_is_counted_as_an_estimate_without_eye_shape_rules():
-    """White resigned at move 177 with groups still open; the eye-shape rule used to kill 16
-    white blocks there (B+353). The answer now says the position is unfinished and why."""
+    """White resigned at move 177 with groups still open; run there, the eye-shape rule would kill
+    16 white blocks (B+353). The answer says the position is unfinished and why."""
     game = sgf.load(shared_dir("cases") / "gnugo-19x19-resigned-move-177.sgf")
     score = score_game(game)
     assert not score.finished and score.unfinished == "RE[B+R]"

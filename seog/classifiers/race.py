@@ -8,7 +8,7 @@ may fill only to capture), the liberties they share, and who fills which first. 
 group, moving first, is not taken, the verdict is not changed (most such groups are dead all
 the same) but both groups are flagged uncertain with the doubt 'race' (its figures on the
 KataGo-labelled archive: docs/model.md). A race where a person has decided a block of either
-side (source 'override') is not in doubt any more.
+side (source 'override') is not in doubt.
 """
 
 from __future__ import annotations
