@@ -17,7 +17,8 @@ import pytest
 import uvicorn
 
 from conftest import LEFT_IN_NOTE, STONES_LEFT_IN
-from seog.api.http import MAX_DRAIN, create_app
+from seog.api.errors import MAX_DRAIN
+from seog.api.http import create_app
 from seog.cli import main as cli_main
 from seog.features import coords, sgf
 from seog.features.board import Board

@@ -410,7 +410,7 @@ def test_seog_score_quotes_at_most_40_characters_of_a_broken_value(tmp_path, cap
 
 
 def test_a_note_on_rules_seog_does_not_know_quotes_at_most_40_characters_of_ru():
-    from seog.scoring.score import game_notes
+    from seog.scoring.request import game_notes
 
     game = sgf.loads(f"(;GM[1]SZ[9]RU[{LONG}];B[ee];W[];B[])")
     assert game_notes(game) == [f"RU[{X40}] names rules seog does not know; counted under japanese rules"]

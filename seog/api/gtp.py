@@ -27,6 +27,7 @@ import numpy as np
 from seog.features import coords
 from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
+from seog.scoring.request import ScoreRequest, from_board
 from seog.scoring.rules import Rules, UnknownRules, check_suicides, get_rules, parse_komi, sgf_rules
 
 DEFAULT_MODEL = "default"
@@ -225,15 +226,19 @@ class Referee:
     def score(self):
         """The ``Score`` of the current position (computed once per position)."""
         if self._cached is None:
-            from seog.scoring.score import score_position
-            self._cached = score_position(self.board, rules=self.rules, komi=self.effective_komi,
-                                          handicap=self.handicap, prisoners=self.board.prisoners,
-                                          model=self.model)
+            from seog.scoring.score import score
+            self._cached = score(self.request(), self.model)
         return self._cached
+
+    def request(self) -> ScoreRequest:
+        """The current position as a scoring request: the board, the game's rules, komi, handicap
+        and prisoners."""
+        return from_board(self.board, rules=self.rules, komi=self.effective_komi, handicap=self.handicap,
+                          prisoners=self.board.prisoners)
 
     def dead(self) -> np.ndarray:
         """Grid indices of the stones the count takes off as dead (none under Tromp-Taylor, which
-        counts every stone: ``scoring.score.as_counted``), so that what is reported is what is counted."""
+        counts every stone: ``scoring.count.as_counted``), so that what is reported is what is counted."""
         return np.sort(self.score().dead)
 
     def status_list(self, status: str) -> list[list[int]]:

@@ -1,17 +1,16 @@
-"""From a request body (SGF text or a JSON board) to a position ready to score, with validation.
+"""From a request body (SGF text or a JSON board) to a ``ScoreRequest`` ready to score, with validation.
 
 Every problem with the input becomes one of ``INPUT_ERRORS`` (``RequestError``, ``SgfError``,
-``IllegalPosition``, ``IllegalMove``, ``UnknownRules``, ``CoordinateError``, ``DeadNotCounted``) whose message names
-it, so that the server answers 4xx with that message instead of failing inside the scorer.
+``IllegalPosition``, ``IllegalMove``, ``UnknownRules``, ``CoordinateError``, ``DeadNotCounted``,
+``NoMarkup``) whose message names it, so that the server answers 4xx with that message instead of
+failing inside the scorer.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-
-import numpy as np
+from dataclasses import replace
 
 from seog import clip
 from seog.api.schemas import ROW_CHARACTERS, RULES_PATTERN, VERTEX_PATTERN
@@ -19,16 +18,8 @@ from seog.features import coords, sgf
 from seog.features.arrays import label_blocks
 from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
-from seog.features.sgf import Game
-from seog.scoring.rules import (
-    RULES,
-    DeadNotCounted,
-    Rules,
-    UnknownRules,
-    check_suicides,
-    get_rules,
-    rules_from_sgf,
-)
+from seog.scoring.request import NoMarkup, ScoreRequest, from_board, from_game
+from seog.scoring.rules import RULES, DeadNotCounted, UnknownRules, get_rules
 
 
 class RequestError(ValueError):
@@ -36,32 +27,12 @@ class RequestError(ValueError):
 
 
 INPUT_ERRORS = (RequestError, sgf.SgfError, IllegalPosition, IllegalMove, UnknownRules, coords.CoordinateError,
-                DeadNotCounted)
+                DeadNotCounted, NoMarkup)
 _RULES_NAME, _VERTEX = re.compile(RULES_PATTERN), re.compile(VERTEX_PATTERN)
 
 
-@dataclass
-class Position:
-    """Everything ``score_position`` needs, plus the game when the input was SGF.
-
-    ``dead`` is the mask of the SGF's marked dead stones (``use_markup``), else None;
-    ``overrides`` maps a grid index of each overridden block to alive?.
-    """
-
-    board: Board
-    rules: Rules
-    komi: float
-    handicap: int = 0
-    prisoners: dict = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
-    game: Game | None = None
-    dead: np.ndarray | None = None
-    overrides: dict = field(default_factory=dict)
-    notes: list = field(default_factory=list)
-    unfinished: str = ""
-
-
-def from_request(req) -> Position:
-    """A ``schemas.ScoreRequest`` as a position (``req.sgf`` or ``req.board``)."""
+def from_request(req) -> ScoreRequest:
+    """A ``schemas.ScoreRequest`` body as a scoring request (``req.sgf`` or ``req.board``)."""
     dead = req.overrides.dead if req.overrides else ()
     alive = req.overrides.alive if req.overrides else ()
     if req.sgf is not None:
@@ -77,32 +48,19 @@ def from_request(req) -> Position:
 
 
 def from_sgf(data: bytes | str, *, rules: str | None = None, komi: float | None = None,
-             use_markup: bool = False, dead: Iterable[str] = (), alive: Iterable[str] = ()) -> Position:
-    """An SGF game as a position: its own rules, komi, handicap and prisoners unless overridden."""
+             use_markup: bool = False, dead: Iterable[str] = (), alive: Iterable[str] = ()) -> ScoreRequest:
+    """An SGF game as a scoring request: its own rules, komi, handicap and prisoners unless
+    overridden (``request.from_game``; an empty rules name is none)."""
     check_rules_name(rules)
-    game = check_suicides(sgf.loads(data), rules)  # the given rules, where RU does not say
-    if use_markup and not game.has_markup:
-        raise RequestError("use_markup: the SGF has no TB/TW territory marks in its last nodes")
-    position = Position(game.board, get_rules(rules) if rules else rules_from_sgf(game.rules),
-                        game.komi if komi is None else float(komi), game.handicap,
-                        dict(game.board.prisoners), game,
-                        game.marked_dead() if use_markup else None)
-    position.overrides = parse_overrides(game.board, dead, alive)
-    from seog.scoring.score import (  # the scorer loads lazily, when a request comes
-        game_notes,
-        unfinished_by_record,
-    )
-
-    position.notes = game_notes(game, rules_given=bool(rules), komi_given=komi is not None)
-    position.unfinished = unfinished_by_record(game)
-    return position
+    request = from_game(sgf.loads(data), rules=rules or None, komi=komi, use_markup=use_markup)
+    return replace(request, overrides=parse_overrides(request.board, dead, alive))
 
 
 def from_rows(rows: list[str], *, size: int | None = None, rules: str | None = None,
               komi: float | None = None, handicap: int = 0, prisoners: dict | None = None,
-              dead: Iterable[str] = (), alive: Iterable[str] = ()) -> Position:
-    """A JSON board (rows top to bottom) as a position; ``size``, when given, must match the rows.
-    Without ``komi``, the rules' even-game komi, or 0.5 with a handicap (``Rules.komi_for``)."""
+              dead: Iterable[str] = (), alive: Iterable[str] = ()) -> ScoreRequest:
+    """A JSON board (rows top to bottom) as a scoring request; ``size``, when given, must match the
+    rows. Without ``komi``, the rules' even-game komi, or 0.5 with a handicap (``Rules.komi_for``)."""
     check_rules_name(rules)
     if not rows:
         raise RequestError("board has no rows")
@@ -123,10 +81,8 @@ def from_rows(rows: list[str], *, size: int | None = None, rules: str | None = N
         raise RequestError(f"handicap {handicap} is more stones than a {board.size}x{board.size} board "
                            f"holds with room for a move (at most {board.size * board.size - 1})")
     the_rules = get_rules(rules)
-    position = Position(board, the_rules, the_rules.komi_for(handicap) if komi is None else float(komi),
-                        int(handicap), dict(prisoners) if prisoners else {BLACK: 0, WHITE: 0})
-    position.overrides = parse_overrides(board, dead, alive)
-    return position
+    return from_board(board, rules=the_rules, komi=komi, handicap=handicap, prisoners=prisoners,
+                      overrides=parse_overrides(board, dead, alive))
 
 
 def check_rules_name(name: str | None) -> None:

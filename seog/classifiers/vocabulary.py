@@ -69,10 +69,8 @@ class BlockStatus:
     """The decision for one block: ``alive``, who decided it (``source``), the nets' probability
     that it is alive (None for static decisions), and why the verdict is in doubt (``doubt``;
     ``uncertain`` says whether it is). A rule after the nets changes ``alive`` and ``source`` but
-    keeps the nets' probability and flag, so they may disagree with ``alive``. ``kept``: read
-    dead, but counted alive, as it stands, by rules that count every stone (Tromp-Taylor):
-    ``alive`` and ``status`` say what the count uses, ``read_status`` what seog reads
-    (``scoring.score.as_counted``)."""
+    keeps the nets' probability and flag, so they may disagree with ``alive``. What the rules
+    make of a block read dead is the count's business (``scoring.count.count_blocks``)."""
 
     block: int
     color: int
@@ -81,7 +79,6 @@ class BlockStatus:
     source: Source
     p_alive: float | None = None
     doubt: Doubt = Doubt.NONE
-    kept: bool = False
 
     @property
     def uncertain(self) -> bool:
@@ -89,14 +86,8 @@ class BlockStatus:
 
     @property
     def status(self) -> str:
-        """What the count uses: 'alive' (counted as it stands) or 'dead' (taken off)."""
+        """The verdict as a word: 'alive' or 'dead'."""
         return ALIVE if self.alive else DEAD
-
-    @property
-    def read_status(self) -> str:
-        """What seog (or the marks, or the caller) reads, whatever the rules: ``status`` but for a
-        block ``kept`` on the board by rules that count every stone, read 'dead'."""
-        return DEAD if self.kept else self.status
 
     def turned(self, alive: bool, source: Source) -> BlockStatus:
         """The same block decided again by a later pass, keeping the model's probability and flag."""

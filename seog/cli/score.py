@@ -32,6 +32,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from seog.features import sgf
     from seog.features.board import IllegalPosition
+    from seog.scoring.request import NoMarkup, from_game
 
     name = "standard input" if args.file == "-" else Path(args.file).name
     if args.file == "-":
@@ -41,27 +42,28 @@ def run(args: argparse.Namespace) -> int:
             raise sgf.SgfError(f"{name}: {exc}") from None
     else:
         game = sgf.load(args.file)  # its errors name the file
-    if args.use_markup and not game.has_markup:
-        raise ValueError(f"{args.file}: --use-markup given but the file has no TB/TW territory marks")
+    try:
+        request = from_game(game, rules=args.rules, komi=args.komi, use_markup=args.use_markup)
+    except NoMarkup:
+        raise ValueError(f"{args.file}: --use-markup given but the file has no TB/TW territory marks") from None
+    except sgf.SgfError as exc:  # a suicide its rules forbid
+        raise sgf.SgfError(f"{name}: {exc}") from None
     from seog.scoring.report import to_dict  # after the file is read: a refused file is refused at once
-    from seog.scoring.rules import check_suicides
-    from seog.scoring.score import score_game
+    from seog.scoring.score import score
     from seog.scoring.text import render, wants_colour
 
     try:
-        check_suicides(game, args.rules)  # the rules given, for a record whose RU does not say
-        score = score_game(game, rules=args.rules, komi=args.komi, use_markup=args.use_markup,
-                           model=None if args.no_model else "default")
-    except (sgf.SgfError, IllegalPosition) as exc:  # a suicide, a block without liberties
-        raise type(exc)(f"{name}: {exc}") from None
+        counted = score(request, None if args.no_model else "default")
+    except IllegalPosition as exc:  # a block without liberties
+        raise IllegalPosition(f"{name}: {exc}") from None
     if args.svg or args.png:
-        _pictures(args, game, score)
+        _pictures(args, game, counted)
     if args.json:
-        print(json.dumps(to_dict(score, game.recorded or None)))
+        print(json.dumps(to_dict(counted, request.recorded)))
     else:
         colour = {"always": True, "never": False}.get(args.color, None)
         colour = wants_colour(sys.stdout) if colour is None else colour
-        print(render(game.board.grid, score, recorded=game.recorded or None, colour=colour))
+        print(render(game.board.grid, counted, recorded=request.recorded, colour=colour))
     return 0
 
 

@@ -39,7 +39,6 @@ from seog.datasets import archive
 from seog.features import sgf
 from seog.scoring.annotated import annotated_sgf
 from seog.scoring.result import parse_result, same_result
-from seog.scoring.rules import check_suicides
 
 REPORT_NAME = "annotate-report.csv"
 COLUMNS = ("name", "status", "recorded", "result", "agree", "uncertain", "error", "finished", "unfinished")
@@ -208,23 +207,24 @@ class Summary:
 
 def annotate_bytes(name: str, data: bytes, options: Options = Options()) -> tuple[Row, bytes | None]:
     """Score one SGF file; never raises for a bad file: the row says what went wrong."""
-    from seog.scoring.score import score_game
+    from seog.scoring.request import from_game
+    from seog.scoring.score import score
 
     try:
-        game = check_suicides(sgf.loads(data), options.rules)
+        game = sgf.loads(data)
         use_markup = options.use_markup and game.has_markup
         note = "Dead stones from the file's own marks." if use_markup else (
             "The file has no marks; dead stones were decided." if options.use_markup else "")
-        score = score_game(game, rules=options.rules, use_markup=use_markup, model=options.model)
-        out = annotated_sgf(game, score, note)
+        counted = score(from_game(game, rules=options.rules, use_markup=use_markup), options.model)
+        out = annotated_sgf(game, counted, note)
     except (ValueError, RecursionError) as exc:  # SgfError, IllegalPosition, UnknownRules, ...
         return Row(name, FAILED, error=str(exc) or type(exc).__name__), None
     except Exception as exc:  # noqa: BLE001 - a bug must not stop a long run; the report names it
         return Row(name, FAILED, error=f"{type(exc).__name__}: {exc}"), None
     recorded = game.recorded
-    agree = same_result(recorded, score.result) if parse_result(recorded).counted else None
-    return Row(name, ANNOTATED, recorded, score.result, agree, len(score.uncertain_blocks),
-               finished=score.finished, unfinished=score.unfinished), out
+    agree = same_result(recorded, counted.result) if parse_result(recorded).counted else None
+    return Row(name, ANNOTATED, recorded, counted.result, agree, len(counted.uncertain_blocks),
+               finished=counted.finished, unfinished=counted.unfinished), out
 
 
 # ---- files -----------------------------------------------------------------------------------

@@ -20,16 +20,21 @@ The steps, each a function of arrays:
      ``kgs-2017-q1`` reproduce their recorded result; see docs/scoring.md).
 5. ``count``: territory or area, prisoners, compensation and komi into a ``Score``.
 
+``count_blocks`` counts from the blocks' statuses as read: the rules say what becomes of a block
+read dead (taken off, or counted as it stands: ``as_counted``), and its ``Score`` keeps both the
+blocks as counted and as read.
+
 Every step works on whole arrays (labels and shifts); only the few neutral points where a move
 could be a self-atari get a trial move. Boards may be rectangular (the conformance data has some).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from seog.classifiers.vocabulary import BlockStatus, Doubt
 from seog.features.arrays import STACK, adjacent_pairs, around, grow, label, label_blocks, nonzero2, rowcount
 from seog.features.coords import BLACK, EMPTY, WHITE
 from seog.scoring.result import format_result
@@ -46,10 +51,11 @@ class Score:
     Point sets are grid indices: ``territory[colour]``, ``dame`` (empty or dead-stone points that
     count for nobody), ``seki`` (stones of blocks in seki), ``dead`` (the stones the count takes
     off: none under rules that count every stone as it stands). ``breakdown[colour]``
-    itemises the count. ``notes``: how the input was read where it was not plain (Fox komi,
-    rules seog does not know), and what the count cannot settle (open borders, stones
-    Tromp-Taylor keeps), for the user to check. ``unfinished``: why the position is not a
-    finished one ('' when it is).
+    itemises the count. ``blocks``: each block's status as the count uses it; ``read``: as seog
+    (or the marks, or the caller) reads it, whatever the rules (``count_blocks``), in the same
+    order. ``notes``: how the input was read where it was not plain (Fox komi, rules seog does
+    not know), and what the count cannot settle (open borders, stones Tromp-Taylor keeps), for
+    the user to check. ``unfinished``: why the position is not a finished one ('' when it is).
     """
 
     size: int
@@ -66,6 +72,7 @@ class Score:
     breakdown: dict = field(default_factory=dict)
     prisoners: dict = field(default_factory=dict)
     blocks: list = field(default_factory=list)
+    read: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     unfinished: str = ""
 
@@ -77,14 +84,15 @@ class Score:
 
     @property
     def uncertain_blocks(self) -> list:
-        """Blocks whose status the model was unsure of (see ``classifiers.status``)."""
+        """Blocks whose status is in doubt as counted (``BlockStatus.doubt``): none where the rules
+        count every stone as it stands, since no decision of the players' could change the count."""
         return [b for b in self.blocks if b.uncertain]
 
     @property
     def read_dead(self) -> np.ndarray:
         """Grid indices of the stones read as dead, whether or not the rules take them off (with
-        Tromp-Taylor they stay: ``BlockStatus.kept``); what an evaluation of the reading compares."""
-        points = [b.points for b in self.blocks if b.read_status == "dead"]
+        Tromp-Taylor they stay); what an evaluation of the reading compares."""
+        points = [b.points for b in self.read if not b.alive]
         return np.sort(np.concatenate(points)) if points else np.zeros(0, dtype=np.int64)
 
     @property
@@ -254,6 +262,39 @@ def count(grid: np.ndarray, dead: np.ndarray, rules: Rules, komi: float, handica
                  ownership, {c: _indices(territory[c]) for c in (BLACK, WHITE)},
                  _indices(dame), _indices(seki_stones), _indices(dead), breakdown,
                  {BLACK: int(prisoners.get(BLACK, 0)), WHITE: int(prisoners.get(WHITE, 0))})
+
+
+def count_blocks(grid: np.ndarray, read: list[BlockStatus], rules: Rules, komi: float, handicap: int = 0,
+                 prisoners: dict | None = None) -> Score:
+    """Count a position from its blocks' statuses as read (block id order): the stones read dead
+    go off where the rules take dead stones off. The ``Score`` holds the blocks as counted
+    (``as_counted``) and as ``read``."""
+    dead = np.zeros(np.shape(grid), dtype=bool)
+    for st in read:
+        if not st.alive:
+            dead.flat[st.points] = True
+    score = count(grid, dead, rules, komi, handicap, prisoners)
+    return replace(score, blocks=as_counted(read, rules), read=list(read))
+
+
+def as_counted(read: list[BlockStatus], rules: Rules) -> list[BlockStatus]:
+    """The statuses as the count uses them. Rules that count every stone as it stands
+    (Tromp-Taylor) count a block read dead alive, and no block is in doubt, since no decision of
+    the players' could change that count."""
+    if rules.remove_dead:
+        return list(read)
+    return [replace(st, alive=True, doubt=Doubt.NONE) for st in read]
+
+
+def dame_as_read(grid: np.ndarray, score: Score) -> np.ndarray:
+    """The points that belong to nobody once the stones read dead are off: the count's dame, or
+    where the rules counted some of those stones as they stand, the dame of the count that takes
+    them off, so that a stone left in a closed area does not read as open board."""
+    if all(r.alive == c.alive for r, c in zip(score.read, score.blocks)):
+        return score.dame
+    dead = np.zeros(np.shape(grid), dtype=bool)
+    dead.flat[score.read_dead] = True
+    return count(grid, dead, replace(score.rules, remove_dead=True), 0.0).dame
 
 
 def _indices(mask: np.ndarray) -> np.ndarray:

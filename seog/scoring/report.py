@@ -39,13 +39,13 @@ def to_dict(score: Score, recorded_result: str | None = None) -> dict:
                 "stones": vertices(b.points, size),
                 "color": COLOR_NAMES[b.color],
                 "status": b.status,
-                "read_status": b.read_status,
+                "read_status": read.status,
                 "source": b.source,
                 "p_alive": None if b.p_alive is None else round(float(b.p_alive), 4),
                 "uncertain": bool(b.uncertain),
                 "doubt": b.doubt or None,
             }
-            for b in score.blocks
+            for b, read in zip(score.blocks, score.read, strict=True)  # as counted, as read
         ],
     }
     if recorded_result is not None:

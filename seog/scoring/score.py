@@ -1,11 +1,16 @@
-"""The one entry point from a position to a ``Score``: statuses first, then the count.
+"""The one path from a position to its ``Score``, ``score(request)``, read top to bottom:
 
-``score_position`` decides which blocks are dead (static pass + model, or the dead stones the
-caller gives) and counts under the rules; ``score_game`` does the same for a loaded SGF game,
-taking its rules, komi, handicap and prisoners. Under rules that count every stone as it stands
-(Tromp-Taylor) the statuses are made what the count uses here, once (``as_counted``), so that
-every output (JSON, text, SVG, SGF marks, GTP) says no stone is dead; a note names the stones
-read as dead, which the players should have captured.
+    check     the request against its rules (no dead override where every stone counts) and its
+              board (no block without liberties)
+    analyze   ``features.topology.analyze``: blocks, chains, regions
+    decide    ``classifiers.status.decide`` (or the dead stones the request gives), then the
+              caller's overrides: every block's status as read
+    count     ``scoring.count.count_blocks``: the rules say what becomes of the stones read dead
+    notes     the loader's, then what the count could not settle
+
+A position that is not finished, by its RE or its open borders, is decided without the eye-shape
+rules and says so in ``Score.unfinished``. The request comes from ``scoring.request``
+(``from_game``, ``from_board``); ``score_game`` and ``score_position`` build one and score it.
 """
 
 from __future__ import annotations
@@ -18,16 +23,16 @@ import numpy as np
 from seog.classifiers import model_file
 from seog.classifiers.race import flag_races
 from seog.classifiers.status import decide
-from seog.classifiers.vocabulary import EYE_SHAPE_RULES, BlockStatus, Doubt, Source
+from seog.classifiers.vocabulary import EYE_SHAPE_RULES, BlockStatus, Source
 from seog.features.arrays import label, shrink
 from seog.features.board import Board, IllegalPosition
-from seog.features.coords import BLACK, WHITE
+from seog.features.coords import index_to_gtp
 from seog.features.sgf import Game
-from seog.features.topology import analyze
-from seog.scoring.count import Score, count
+from seog.features.topology import Topology, analyze
+from seog.scoring.count import Score, count_blocks, dame_as_read
 from seog.scoring.report import vertices
-from seog.scoring.result import decided_otherwise
-from seog.scoring.rules import DeadNotCounted, Rules, get_rules, rules_from_sgf, sgf_rules_note
+from seog.scoring.request import ScoreRequest, from_board, from_game
+from seog.scoring.rules import DeadNotCounted, Rules
 
 DEFAULT = "default"
 _default_model = None
@@ -43,54 +48,105 @@ def default_model():
     return _default_model
 
 
-def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float | None = None,
-                   handicap: int = 0, prisoners: Mapping | None = None,
-                   dead: np.ndarray | Iterable[int] | None = None,
-                   overrides: Mapping[int, bool] | None = None, model=DEFAULT, unfinished: str = "") -> Score:
-    """Score a final position.
+def score(request: ScoreRequest, model=DEFAULT) -> Score:
+    """Score one position. ``model``: 'default' for the shipped model, None for the static pass
+    and heuristic alone. Raises ``DeadNotCounted`` for a dead override under rules that count
+    every stone, ``IllegalPosition`` for a block without liberties, ValueError for an override
+    on an empty point."""
+    refuse_dead_overrides(request)
+    topology = analyze(request.board.grid)
+    check_liberties(topology)
+    model = default_model() if model == DEFAULT else model
+    statuses = decide_blocks(request, topology, model, finished=not request.unfinished)
+    counted = count_request(request, topology, statuses)
+    unfinished, opened = request.unfinished, open_borders(request, counted)
+    if opened and not unfinished:  # not a finished position after all: decide it as one that is not
+        unfinished = "open borders"
+        if decided_by_eye_shape(request, model, statuses):
+            statuses = decide_blocks(request, topology, model, finished=False)
+            counted = count_request(request, topology, statuses)
+            opened = open_borders(request, counted)
+    notes = score_notes(request, counted, opened, unfinished, decided=request.dead is None and model is not None)
+    return replace(counted, notes=notes, unfinished=unfinished)
 
-    ``komi``: None for the rules' even-game komi, or 0.5 with a handicap (``Rules.komi_for``);
-    ``dead``: the dead stones (bool mask or grid indices) to use instead of deciding them;
-    ``overrides``: grid index of any stone of a block -> alive?, applied after deciding (a dead
-    one under rules that count every stone raises ``DeadNotCounted``);
-    ``model``: 'default' for the shipped model, None for the static pass and heuristic alone;
-    ``unfinished``: why the caller knows the position is not a finished one (the record's RE),
-    '' when it may be. An unfinished position, or one whose borders turn out open, is decided
-    without the eye-shape rules (``classifiers.status.EYE_SHAPE_RULES``), and its ``Score``
-    says why in ``unfinished``.
-    """
-    rules = get_rules(rules) if isinstance(rules, str) else rules
-    komi = rules.komi_for(handicap) if komi is None else float(komi)
-    refuse_dead_overrides(overrides or {}, rules, board.size)
-    topology = analyze(board.grid)
+
+def refuse_dead_overrides(request: ScoreRequest) -> None:
+    """Raise ``DeadNotCounted`` for a dead override under rules that count every stone as it
+    stands: it could change nothing, and accepting it would tell the caller it had."""
+    rules = request.rules
+    dead = [index for index, alive in request.overrides.items() if not alive]
+    if dead and not rules.remove_dead:
+        where = ", ".join(vertices(dead, request.size))
+        raise DeadNotCounted(f"dead-stone override at {where}: {rules.name} rules count every stone on the "
+                             "board as it stands, so no stone can be counted dead; capture it before the "
+                             "game ends, or score under rules that take dead stones off")
+
+
+def check_liberties(topology: Topology) -> None:
+    """Raise ``IllegalPosition`` for a block without liberties: no game of Go leaves one."""
     for block in topology.blocks:
         if len(block.liberties) == 0:
-            raise IllegalPosition(f"the block at {_vertex(block.points[0], board.size)} has no liberties")
-    model = default_model() if model == DEFAULT else model
-    if dead is not None:
-        mask = _as_mask(dead, board.size)
-        statuses = [BlockStatus(b.id, b.color, b.points, not mask.flat[b.points].any(), Source.MARKUP)
-                    for b in topology.blocks]
-    else:
-        statuses = decide(topology, model, finished=not unfinished)
-    score = _count(board, topology, statuses, rules, komi, handicap, prisoners, dead, overrides)
-    opened = open_border_notes(board.grid, _read_dame(board.grid, score))
-    if opened and not unfinished:
-        unfinished = "open borders"
-        reads = getattr(getattr(model, "refiner", None), "reads_finished", False)
-        if dead is None and (reads or any(st.source in EYE_SHAPE_RULES for st in statuses)):
-            statuses = decide(topology, model, finished=False)
-            score = _count(board, topology, statuses, rules, komi, handicap, prisoners, dead, overrides)
-            opened = open_border_notes(board.grid, _read_dame(board.grid, score))
-    decided = dead is None and model is not None
-    if opened and decided and unfinished == "open borders":  # else the record's note says it
-        opened = [opened[0] + NO_EYE_SHAPE_RULES]
-    notes = (kept_notes(score.blocks, rules, board.size, "marked dead" if dead is not None else "seog reads as dead")
-             + opened + unfinished_notes("" if unfinished == "open borders" else unfinished, decided))
-    return replace(score, notes=notes, unfinished=unfinished)
+            raise IllegalPosition(f"the block at {_vertex(block.points[0], topology.size)} has no liberties")
+
+
+def decide_blocks(request: ScoreRequest, topology: Topology, model, finished: bool) -> list[BlockStatus]:
+    """Every block's status, in block id order: from the dead stones the request gives (a block
+    with any stone given dead is dead), else decided by the model."""
+    if request.dead is None:
+        return decide(topology, model, finished=finished)
+    mask = request.dead
+    return [BlockStatus(b.id, b.color, b.points, not mask.flat[b.points].any(), Source.MARKUP)
+            for b in topology.blocks]
+
+
+def with_overrides(request: ScoreRequest, topology: Topology, statuses: list[BlockStatus]) -> list[BlockStatus]:
+    """``statuses`` with the caller's overrides applied; the races flagged again after them, as
+    a race a person has settled is not in doubt (``classifiers.race``)."""
+    statuses = list(statuses)
+    for index, alive in request.overrides.items():
+        label = topology.block_of.flat[index]
+        if not label:
+            raise ValueError(f"override at {_vertex(index, request.size)}: no stone there")
+        st = statuses[label - 1]
+        statuses[label - 1] = BlockStatus(st.block, st.color, st.points, bool(alive), Source.OVERRIDE, st.p_alive)
+    if request.overrides and request.dead is None:
+        statuses = list(flag_races(topology, dict(enumerate(statuses))).values())
+    return statuses
+
+
+def count_request(request: ScoreRequest, topology: Topology, statuses: list[BlockStatus]) -> Score:
+    """The count of ``statuses`` with the caller's overrides (what is read), under the request's
+    rules."""
+    return count_blocks(request.board.grid, with_overrides(request, topology, statuses), request.rules,
+                        request.komi, request.handicap, dict(request.prisoners))
+
+
+def decided_by_eye_shape(request: ScoreRequest, model, statuses: list[BlockStatus]) -> bool:
+    """Would deciding again as not finished change anything: statuses the model decided, with
+    an eye-shape rule among them or a reader told whether the position is finished."""
+    reads = getattr(getattr(model, "refiner", None), "reads_finished", False)
+    return request.dead is None and (reads or any(st.source in EYE_SHAPE_RULES for st in statuses))
+
+
+def open_borders(request: ScoreRequest, counted: Score) -> list[str]:
+    """The note on open board left to nobody once the stones read dead are off (none when the
+    borders are closed)."""
+    grid = request.board.grid
+    return open_border_notes(grid, dame_as_read(grid, counted))
 
 
 NO_EYE_SHAPE_RULES = "; the eye-shape rules did not run, the reader decided the groups alone"
+
+
+def score_notes(request: ScoreRequest, counted: Score, opened: list[str], unfinished: str,
+                decided: bool) -> list[str]:
+    """Every note of the answer, in order: the loader's, the stones read dead the rules count as
+    they stand, open borders, and a position the record says is not finished."""
+    if opened and decided and unfinished == "open borders":  # else the record's note says it
+        opened = [opened[0] + NO_EYE_SHAPE_RULES]
+    read = "marked dead" if request.dead is not None else "seog reads as dead"
+    return (list(request.notes) + kept_notes(counted, read) + opened
+            + unfinished_notes("" if unfinished == "open borders" else unfinished, decided))
 
 
 def unfinished_notes(unfinished: str, decided: bool) -> list[str]:
@@ -100,39 +156,6 @@ def unfinished_notes(unfinished: str, decided: bool) -> list[str]:
         return []
     rules = NO_EYE_SHAPE_RULES if decided else ""
     return [f"not a finished position ({unfinished}): the count is an estimate of the board as it stands{rules}"]
-
-
-def _count(board: Board, topology, statuses: list[BlockStatus], rules: Rules, komi: float, handicap: int,
-           prisoners, dead, overrides) -> Score:
-    """The count of ``statuses`` with the caller's overrides applied."""
-    statuses = list(statuses)
-    for index, alive in (overrides or {}).items():
-        label = topology.block_of.flat[index]
-        if not label:
-            raise ValueError(f"override at {_vertex(index, board.size)}: no stone there")
-        st = statuses[label - 1]
-        statuses[label - 1] = BlockStatus(st.block, st.color, st.points, bool(alive), Source.OVERRIDE, st.p_alive)
-    if overrides and dead is None:  # a race a person has settled is not in doubt
-        statuses = list(flag_races(topology, dict(enumerate(statuses))).values())
-    statuses = as_counted(statuses, rules)
-    dead_mask = np.zeros(board.grid.shape, dtype=bool)
-    for st in statuses:
-        if not st.alive:
-            dead_mask.flat[st.points] = True
-    score = count(board.grid, dead_mask, rules, komi, handicap,
-                  dict(prisoners) if prisoners else {BLACK: 0, WHITE: 0})
-    return replace(score, blocks=statuses)
-
-
-def _read_dame(grid: np.ndarray, score: Score) -> np.ndarray:
-    """The points that belong to nobody once the stones read dead are off: the count's dame, or
-    under rules that keep those stones (Tromp-Taylor) an area count's without them, so that a
-    stone left in a closed area does not read as open board."""
-    if not any(st.kept for st in score.blocks):
-        return score.dame
-    mask = np.zeros(grid.shape, dtype=bool)
-    mask.flat[score.read_dead] = True
-    return count(grid, mask, get_rules("chinese"), 0.0, 0, {BLACK: 0, WHITE: 0}).dame
 
 
 OPEN_INTERIOR = 5  # neutral empty points whose neighbours are all neutral and empty: this many, joined, is open board
@@ -165,74 +188,34 @@ def open_border_notes(grid: np.ndarray, dame: np.ndarray) -> list[str]:
             "so this is not a finished position and the count is the board's as it stands"]
 
 
-def as_counted(statuses: list[BlockStatus], rules: Rules) -> list[BlockStatus]:
-    """The statuses as the count uses them. Rules that count every stone as it stands
-    (Tromp-Taylor) keep a block read dead: alive, with ``kept`` holding the reading; and no block
-    is in doubt, since no decision of the players' could change that count."""
-    if rules.remove_dead:
-        return statuses
-    return [replace(st, alive=True, kept=not st.alive, doubt=Doubt.NONE) for st in statuses]
-
-
-def kept_notes(statuses: list[BlockStatus], rules: Rules, size: int, read: str = "seog reads as dead") -> list[str]:
-    """The note on blocks ``as_counted`` kept (none when it kept none): which stones are read as
-    dead yet count as they stand, so that the players know what they should have captured."""
-    kept = [st.points for st in statuses if st.kept]
+def kept_notes(score: Score, read: str = "seog reads as dead") -> list[str]:
+    """The note on blocks read dead that the rules count as they stand (none when there are
+    none): which stones, so that the players know what they should have captured."""
+    kept = [r.points for r, c in zip(score.read, score.blocks) if not r.alive and c.alive]
     if not kept:
         return []
-    stones = vertices(np.concatenate(kept), size)
+    stones = vertices(np.concatenate(kept), score.size)
     one = len(stones) == 1
-    return [f"{rules.name} rules count every stone on the board: {len(stones)} stone{'' if one else 's'} "
+    return [f"{score.rules.name} rules count every stone on the board: {len(stones)} stone{'' if one else 's'} "
             f"{read} ({', '.join(stones)}) count{'s as it stands' if one else ' as they stand'}; "
             f"capture {'it' if one else 'them'} before the game ends to take {'it' if one else 'them'} off"]
 
 
-def refuse_dead_overrides(overrides: Mapping[int, bool], rules: Rules, size: int) -> None:
-    """Raise ``DeadNotCounted`` for a dead override under rules that count every stone as it
-    stands: it could change nothing, and accepting it would tell the caller it had."""
-    dead = [index for index, alive in overrides.items() if not alive]
-    if dead and not rules.remove_dead:
-        where = ", ".join(vertices(dead, size))
-        raise DeadNotCounted(f"dead-stone override at {where}: {rules.name} rules count every stone on the "
-                             "board as it stands, so no stone can be counted dead; capture it before the "
-                             "game ends, or score under rules that take dead stones off")
+def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float | None = None,
+                   handicap: int = 0, prisoners: Mapping | None = None,
+                   dead: np.ndarray | Iterable[int] | None = None,
+                   overrides: Mapping[int, bool] | None = None, model=DEFAULT, unfinished: str = "") -> Score:
+    """``score`` of a board: the arguments as ``request.from_board`` takes them."""
+    return score(from_board(board, rules=rules, komi=komi, handicap=handicap, prisoners=prisoners, dead=dead,
+                            overrides=overrides, unfinished=unfinished), model)
 
 
 def score_game(game: Game, *, rules: Rules | str | None = None, komi: float | None = None,
                use_markup: bool = False, overrides: Mapping[int, bool] | None = None,
                model=DEFAULT) -> Score:
-    """Score a loaded SGF game with its own rules, komi, handicap and prisoners unless overridden."""
-    score = score_position(game.board, rules=rules_from_sgf(game.rules) if rules is None else rules,
-                           komi=game.komi if komi is None else komi,
-                           handicap=game.handicap, prisoners=game.board.prisoners,
-                           dead=game.marked_dead() if use_markup else None,
-                           overrides=overrides, model=model,
-                           unfinished=unfinished_by_record(game))
-    return replace(score, notes=game_notes(game, rules_given=rules is not None, komi_given=komi is not None)
-                   + score.notes)
-
-
-def game_notes(game: Game, *, rules_given: bool = False, komi_given: bool = False) -> list[str]:
-    """The loader's notes on a game and what its RU became, leaving out what the caller overrode."""
-    komi_note = "" if komi_given else game.komi_note
-    ru_note = None if rules_given else sgf_rules_note(game.rules)
-    return [n for n in (game.text_note, komi_note, ru_note) if n]
-
-
-def unfinished_by_record(game: Game) -> str:
-    """Why the record says its last position is not a finished one ('' when it may be): a game
-    decided without a count (resignation, time, forfeit, void)."""
-    return f"RE[{game.result}]" if decided_otherwise(game.result) else ""
-
-
-def _as_mask(dead, size: int) -> np.ndarray:
-    if isinstance(dead, np.ndarray) and dead.dtype == bool:
-        return dead.reshape(size, size)
-    mask = np.zeros((size, size), dtype=bool)
-    mask.flat[np.fromiter(dead, dtype=np.int64)] = True
-    return mask
+    """``score`` of a loaded SGF game: the arguments as ``request.from_game`` takes them."""
+    return score(from_game(game, rules=rules, komi=komi, use_markup=use_markup, overrides=overrides), model)
 
 
 def _vertex(index: int, size: int) -> str:
-    from seog.features.coords import index_to_gtp
-    return index_to_gtp(index, size)
+    return index_to_gtp(int(index), size)

@@ -1,0 +1,114 @@
+"""What the scorer is asked: one position with its rules, komi, handicap, prisoners, dead stones
+given, the caller's overrides and what the loader noted (``ScoreRequest``).
+
+Every front end builds one (``from_game`` for an SGF record, ``from_board`` for a board) and hands
+it to ``scoring.score.score``. ``from_game`` checks what only the record can tell: its suicides
+legal under its rules, its territory marks there when they are to be used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from seog.features.board import Board
+from seog.features.coords import BLACK, WHITE
+from seog.scoring.result import decided_otherwise
+from seog.scoring.rules import Rules, check_suicides, get_rules, rules_from_sgf, sgf_rules_note
+
+if TYPE_CHECKING:  # the SGF reader loads with the record, not with a board
+    from seog.features.sgf import Game
+
+
+class NoMarkup(ValueError):
+    """Markup asked for, on a record that has no territory marks (TB/TW) to read dead stones from."""
+
+
+NO_MARKUP = "use_markup: the SGF has no TB/TW territory marks in its last nodes"
+
+
+@dataclass(frozen=True)
+class ScoreRequest:
+    """One position to score.
+
+    ``dead``: (size, size) bool mask of the dead stones to use instead of deciding them (the
+    record's marks, or a teacher's), None to decide them; ``overrides``: grid index of any stone
+    of a block -> alive?, the caller's say after deciding; ``unfinished``: why the record says the
+    position is not a finished one ('' when it may be); ``notes``: the loader's notes on the
+    input, which the answer's notes start with; ``game``: the record it came from, if any.
+    """
+
+    board: Board
+    rules: Rules
+    komi: float
+    handicap: int = 0
+    prisoners: Mapping[int, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
+    dead: np.ndarray | None = None
+    overrides: Mapping[int, bool] = field(default_factory=dict)
+    unfinished: str = ""
+    notes: tuple[str, ...] = ()
+    game: Game | None = None
+
+    @property
+    def size(self) -> int:
+        return self.board.size
+
+    @property
+    def recorded(self) -> str | None:
+        """The record's RE for the answer (None for a board, or a record without one)."""
+        return (self.game.recorded or None) if self.game is not None else None
+
+
+def from_board(board: Board, *, rules: Rules | str | None = "japanese", komi: float | None = None,
+               handicap: int = 0, prisoners: Mapping | None = None,
+               dead: np.ndarray | Iterable[int] | None = None, overrides: Mapping[int, bool] | None = None,
+               unfinished: str = "", notes: Iterable[str] = (), game: Game | None = None) -> ScoreRequest:
+    """A request for ``board`` as given. ``komi`` None: the rules' even-game komi, or 0.5 with a
+    handicap (``Rules.komi_for``); ``dead``: a bool mask or grid indices of the dead stones."""
+    rules = rules if isinstance(rules, Rules) else get_rules(rules)
+    return ScoreRequest(board, rules, rules.komi_for(handicap) if komi is None else float(komi), int(handicap),
+                        dict(prisoners) if prisoners else {BLACK: 0, WHITE: 0},
+                        None if dead is None else as_mask(dead, board.size), dict(overrides or {}),
+                        unfinished, tuple(notes), game)
+
+
+def from_game(game: Game, *, rules: Rules | str | None = None, komi: float | None = None,
+              use_markup: bool = False, overrides: Mapping[int, bool] | None = None) -> ScoreRequest:
+    """A request for a loaded SGF record: its own rules, komi, handicap and prisoners unless
+    ``rules`` or ``komi`` say otherwise, its marked dead stones when ``use_markup``. Raises
+    ``SgfError`` for a suicide its rules forbid (the given rules, where RU does not say) and
+    ``NoMarkup`` when marks are asked for and there are none."""
+    check_suicides(game, rules)
+    if use_markup and not game.has_markup:
+        raise NoMarkup(NO_MARKUP)
+    return from_board(game.board, rules=rules_from_sgf(game.rules) if rules is None else rules,
+                      komi=game.komi if komi is None else komi, handicap=game.handicap,
+                      prisoners=game.board.prisoners, dead=game.marked_dead() if use_markup else None,
+                      overrides=overrides, unfinished=unfinished_by_record(game),
+                      notes=game_notes(game, rules_given=rules is not None, komi_given=komi is not None),
+                      game=game)
+
+
+def game_notes(game: Game, *, rules_given: bool = False, komi_given: bool = False) -> list[str]:
+    """The loader's notes on a game and what its RU became, leaving out what the caller overrode."""
+    komi_note = "" if komi_given else game.komi_note
+    ru_note = None if rules_given else sgf_rules_note(game.rules)
+    return [n for n in (game.text_note, komi_note, ru_note) if n]
+
+
+def unfinished_by_record(game: Game) -> str:
+    """Why the record says its last position is not a finished one ('' when it may be): a game
+    decided without a count (resignation, time, forfeit, void)."""
+    return f"RE[{game.result}]" if decided_otherwise(game.result) else ""
+
+
+def as_mask(dead: np.ndarray | Iterable[int], size: int) -> np.ndarray:
+    """Dead stones given as a bool mask or as grid indices, as a (size, size) bool mask."""
+    if isinstance(dead, np.ndarray) and dead.dtype == bool:
+        return dead.reshape(size, size)
+    mask = np.zeros((size, size), dtype=bool)
+    mask.flat[np.fromiter(dead, dtype=np.int64)] = True
+    return mask
