@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 MARGINS = (0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45)
+PART_MARGINS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 
 
 def teacher_alive(topology, owner: np.ndarray) -> np.ndarray:
@@ -72,7 +73,7 @@ class Subset:
     ways: dict = field(default_factory=dict)
     fixed: dict = field(default_factory=dict)
     broken: dict = field(default_factory=dict)
-    doubt: list = field(default_factory=list)  # (closest |p - 0.5|, other doubt, shipped flag, wrong, parted) per position
+    doubt: list = field(default_factory=list)  # (closest |p - 0.5|, other doubt, shipped flag, wrong, parted, part) per position
     calibration: list = field(default_factory=list)  # (p_alive, teacher's alive) per block the nets read
     subsets: dict = field(default_factory=dict)  # rules kept (a tuple) -> (positions wrong, stones wrong)
 
@@ -139,7 +140,10 @@ def measure(model, planes, ownership, rows, finished, log=None) -> dict:
         shipped_doubt = any(st.uncertain for st in product.values())
         cascade = cascade_statuses(topology, model)
         split = [len(b.points) for b in topology.blocks if cascade[b.id].alive != product[b.id].alive]
-        sub.doubt.append((min(ps) if ps else 0.5, bool(other), shipped_doubt, product_wrong, max(split, default=0)))
+        part = [abs(cascade[b].p_alive - st.p_alive) for b, st in reading.items()
+                if st.p_alive is not None and cascade[b].p_alive is not None and st.source != Source.BENSON]
+        sub.doubt.append((min(ps) if ps else 0.5, bool(other), shipped_doubt, product_wrong, max(split, default=0),
+                          max(part, default=0.0)))
         if log and (i + 1) % 500 == 0:
             log(f"  {i + 1} of {len(rows)} positions, {time.perf_counter() - start:.0f} s")
     out = {name: report(sub) for name, sub in subsets.items() if sub.ways}
@@ -168,7 +172,7 @@ def best_subsets(subs) -> list[dict]:
 
 def report(sub: Subset) -> dict:
     """A subset's figures: every way of deciding, each rule's positions fixed and broken, flags."""
-    doubt = np.array(sub.doubt, dtype=float).reshape(-1, 5)
+    doubt = np.array(sub.doubt, dtype=float).reshape(-1, 6)
     wrong = doubt[:, 3] > 0
     flags = {}
     for margin in MARGINS:
@@ -182,6 +186,11 @@ def report(sub: Subset) -> dict:
     flagged = doubt[:, 2] > 0 if len(doubt) else np.zeros(0, bool)
     flags["as shipped"] = {"flagged": round(float(flagged.mean()), 4) if len(doubt) else 0.0,
                            "wrong_flagged": round(float((flagged & wrong).sum() / max(wrong.sum(), 1)), 4)}
+    for part in PART_MARGINS:  # as shipped, or the cascade's p_alive and the reader's this far apart
+        parted = flagged | (doubt[:, 5] > part) if len(doubt) else flagged
+        flags[f"as shipped, or the readers part by more than {part}"] = {
+            "flagged": round(float(parted.mean()), 4) if len(doubt) else 0.0,
+            "wrong_flagged": round(float((parted & wrong).sum() / max(wrong.sum(), 1)), 4)}
     return {"ways": {way: t.figures() for way, t in sub.ways.items()},
             "rules": {name: {"fixed": sub.fixed[name], "broken": sub.broken[name]} for name in sub.fixed},
             "flags": flags, "calibration": calibration(sub.calibration)}
