@@ -1,17 +1,20 @@
 """Games per second of ``seog annotate`` over the KGS training archive, 1 worker against N.
 
-    python benchmarks/bench_annotate.py [--games 500] [--workers 1 2] [--archive PATH]
+    python benchmarks/bench_annotate.py [--games 500] [--workers 1 2] [--archive PATH] [--baseline REV]
 
 Each run annotates the same first GAMES games (name order) of the tarball into a fresh temporary
 folder, so the figures include reading the .tar.xz, scoring, writing the copies and the report.
 The first worker count is the baseline; later ones are printed as a ratio against it. A last
 line splits one process's time per game into parse+replay, scoring and writing the SGF.
+``--baseline REV`` also runs each worker count on revision REV (a temporary git worktree, in a
+process of its own), round by round with this tree, so that both see the same load.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,6 +29,25 @@ ARCHIVE = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "k
 def run_once(source: Path, games: int, workers: int, options: ann.Options) -> ann.Summary:
     with tempfile.TemporaryDirectory(prefix="seog-bench-") as out:
         return ann.annotate(source, out, workers=workers, limit=games, options=options, progress=False)
+
+
+BASELINE_RUN = """
+import sys, tempfile
+from pathlib import Path
+from seog.datasets import annotate as ann
+with tempfile.TemporaryDirectory(prefix="seog-bench-") as out:
+    s = ann.annotate(Path(sys.argv[1]), out, workers=int(sys.argv[3]), limit=int(sys.argv[2]),
+                     options=ann.Options(model=None if sys.argv[4] == "none" else "default"), progress=False)
+print(s.count(ann.ANNOTATED) / s.seconds)
+"""
+
+
+def baseline_rate(tree: Path, source: Path, games: int, workers: int, model: str) -> float:
+    """Games per second of revision checked out at ``tree`` (its own process, its own imports)."""
+    out = subprocess.run([sys.executable, "-c", BASELINE_RUN, str(source), str(games), str(workers), model],
+                         env=dict(os.environ, PYTHONPATH=str(tree)), capture_output=True, text=True, check=True,
+                         cwd=tree)
+    return float(out.stdout.split()[-1])
 
 
 def split_per_game(source: Path, games: int, options: ann.Options) -> dict[str, float]:
@@ -63,6 +85,7 @@ def main(argv=None) -> int:
     p.add_argument("--games", type=int, default=500)
     p.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     p.add_argument("--no-model", action="store_true", help="heuristic instead of the shipped model")
+    p.add_argument("--baseline", help="a git revision to run beside this tree, round by round")
     args = p.parse_args(argv)
     if not args.archive.exists():
         print(f"{args.archive}: not here (the shared data is needed)", file=sys.stderr)
@@ -73,14 +96,30 @@ def main(argv=None) -> int:
     model = "heuristic" if args.no_model or default_model() is None else "shipped model"
     print(f"annotate {args.games} games of {args.archive.name} ({model}); {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.1f}")
-    base = None
-    for workers in args.workers:
-        summary = run_once(args.archive, args.games, workers, options)
-        rate = summary.count(ann.ANNOTATED) / summary.seconds
-        base = base or rate
-        print(f"  {workers} worker{'s' if workers > 1 else ' '}: {summary.count(ann.ANNOTATED)} annotated, "
-              f"{summary.count(ann.FAILED)} failed in {summary.seconds:6.2f} s = {rate:6.1f} games/s "
-              f"(x{rate / base:.2f} vs {args.workers[0]} worker{'s' if args.workers[0] > 1 else ''})")
+    tree = None
+    if args.baseline:
+        import tempfile
+        tree = Path(tempfile.mkdtemp(prefix="seog-baseline-")) / "tree"
+        subprocess.run(["git", "-C", str(Path(__file__).resolve().parents[1]), "worktree", "add", "--detach", "-q",
+                        str(tree), args.baseline], check=True)
+    try:
+        base = None
+        for workers in args.workers:
+            summary = run_once(args.archive, args.games, workers, options)
+            rate = summary.count(ann.ANNOTATED) / summary.seconds
+            base = base or rate
+            print(f"  {workers} worker{'s' if workers > 1 else ' '}: {summary.count(ann.ANNOTATED)} annotated, "
+                  f"{summary.count(ann.FAILED)} failed in {summary.seconds:6.2f} s = {rate:6.1f} games/s "
+                  f"(x{rate / base:.2f} vs {args.workers[0]} worker{'s' if args.workers[0] > 1 else ''})")
+            if tree is not None:
+                then = baseline_rate(tree, args.archive.resolve(), args.games, workers,
+                                     "none" if args.no_model else "default")
+                print(f"  {workers} worker{'s' if workers > 1 else ' '} at {args.baseline}: {then:6.1f} games/s "
+                      f"(this tree x{rate / then:.2f})")
+    finally:
+        if tree is not None:
+            subprocess.run(["git", "-C", str(Path(__file__).resolve().parents[1]), "worktree", "remove", "--force",
+                            str(tree)], check=False)
     split = split_per_game(args.archive, min(args.games, 200), options)
     print("  per game, one process: " + ", ".join(f"{k} {v:.2f} ms" for k, v in split.items()))
     return 0
