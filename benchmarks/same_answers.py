@@ -75,8 +75,8 @@ def answers(limit: int | None):
 
     from fastapi.testclient import TestClient
 
-    from seog.api.gtp import GtpReferee
     from seog.api.http import create_app
+    from seog.gtp.referee import GtpReferee
 
     client = TestClient(create_app(static_dir=None))
     referee = GtpReferee(log=open("/dev/null", "w"))  # noqa: SIM115 - lives as long as the run

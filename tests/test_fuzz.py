@@ -24,10 +24,10 @@ from pydantic import ValidationError
 
 from conftest import DATA, EXAMPLES, STONES_LEFT_IN
 from seog.api import http, positions, schemas
-from seog.api.gtp import GtpReferee, Referee
 from seog.features import sgf
 from seog.features.board import Board, IllegalMove
 from seog.features.coords import BLACK, WHITE
+from seog.gtp.referee import GtpReferee, Referee
 from seog.scoring.rules import check_suicides
 from seog.scoring.score import score_game
 

@@ -11,9 +11,9 @@ import sys
 import pytest
 
 from conftest import LEFT_IN_NOTE, STONES_LEFT_IN, board
-from seog.api.gtp import GtpReferee, Referee
-from seog.api.gtp_client import EngineRefused, GtpEngine, parse_reply
 from seog.features import coords
+from seog.gtp.client import EngineRefused, GtpEngine, parse_reply
+from seog.gtp.referee import GtpReferee, Referee
 from seog.scoring.rules import check_suicides
 
 # Two walls, each alive with two eyes; a white stone dead in Black's side (B4), a black stone
@@ -225,7 +225,7 @@ def test_a_handicap_game_without_a_komi_command_counts_half_a_point(gtp):
     ok(gtp, "komi 6.5")
     assert ok(gtp, "final_score") == "B+72.5"       # a komi the controller sets holds
     ok(gtp, "boardsize 9")
-    gtp.referee.komi = None                         # a fresh session: no komi command
+    gtp.referee.komi = None                         # a fresh conversation: no komi command
     ok(gtp, "play B E5")
     assert ok(gtp, "final_score") == "B+73.5"       # an even game: the rules' 6.5
 
@@ -302,12 +302,12 @@ def test_a_files_rules_hold_for_its_game_only(gtp, tmp_path):
     assert expected["japanese"] != expected["chinese"]
     ok(gtp, f"loadsgf {chinese}")
     assert ok(gtp, "seog-rules") == "chinese" and ok(gtp, "final_score") == expected["chinese"]
-    ok(gtp, f"loadsgf {plain}")  # no RU: the session's rules, not the last file's
+    ok(gtp, f"loadsgf {plain}")  # no RU: the referee's own rules, not the last file's
     assert ok(gtp, "seog-rules") == "japanese" and ok(gtp, "final_score") == expected["japanese"]
     ok(gtp, f"loadsgf {chinese}")
     ok(gtp, "clear_board")
     assert ok(gtp, "seog-rules") == "japanese"
-    ok(gtp, "seog-rules aga")  # the session's rules from now on
+    ok(gtp, "seog-rules aga")  # the referee's own rules from here on
     ok(gtp, f"loadsgf {chinese}")
     ok(gtp, f"loadsgf {plain}")
     assert ok(gtp, "seog-rules") == "aga" and ok(gtp, "final_score") == expected["aga"]
@@ -367,7 +367,7 @@ def test_seog_gtp_subprocess_survives_garbage_bytes_and_quits_cleanly():
                                     "\n\n?2 unacceptable size\n\n=3\n\n")
 
 
-def test_a_byte_the_terminal_cannot_show_never_ends_the_session():
+def test_a_byte_the_terminal_cannot_show_never_ends_the_conversation():
     """On an ASCII stdout, echoing a non-ASCII vertex back in the error reply must not crash."""
     env = dict(os.environ, PYTHONIOENCODING="ascii", LC_ALL="C")
     done = subprocess.run([sys.executable, "-m", "seog", "gtp"], input=b"play b \xc3\xa9\xc3\xa9\nname\n",

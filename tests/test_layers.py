@@ -1,11 +1,12 @@
-"""The package's floors: imports point down features -> classifiers -> scoring -> api/datasets ->
-cli, and no two modules import each other, directly or round a loop, at their top."""
+"""The package's floors: imports point down features -> classifiers -> scoring -> gtp ->
+api/datasets -> cli, never sideways between api and datasets, and no two modules import each
+other, directly or round a loop, at their top."""
 
 import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "seog"
-FLOORS = {"features": 0, "classifiers": 1, "scoring": 2, "api": 3, "datasets": 3, "cli": 4}
+FLOORS = {"features": 0, "classifiers": 1, "scoring": 2, "gtp": 3, "api": 4, "datasets": 4, "cli": 5}
 
 
 def _imports(path: Path, top_only: bool) -> set[str]:
@@ -33,17 +34,43 @@ def _floor(module: str) -> int | None:
     return FLOORS.get(parts[1]) if len(parts) > 2 else None
 
 
+def _wrong_way(name: str, path: Path) -> tuple[list[str], int]:
+    """The imports of module ``name`` (its file ``path``) that point up a floor, or sideways to
+    another package of its floor; and how many of its imports were between floors at all."""
+    here, wrong, checked = _floor(name), [], 0
+    for target in _imports(path, top_only=False):
+        there = _floor(target)
+        if here is None or there is None:
+            continue
+        checked += 1
+        if there > here or (there == here and target.split(".")[1] != name.split(".")[1]):
+            wrong.append(f"{name} -> {target}")
+    return wrong, checked
+
+
 def test_imports_point_down_the_floors():
-    upward, checked = [], 0
+    wrong, checked = [], 0
     for name, path in _modules().items():
-        here = _floor(name)
-        for target in _imports(path, top_only=False):
-            there = _floor(target)
-            checked += here is not None and there is not None
-            if here is not None and there is not None and there > here:
-                upward.append(f"{name} -> {target}")
+        w, c = _wrong_way(name, path)
+        wrong += w
+        checked += c
     assert checked > 100  # the walk sees the package's imports
-    assert upward == []
+    assert "seog.gtp.client" in _imports(PACKAGE / "datasets" / "labels.py", top_only=True)
+    assert wrong == []
+
+
+def test_the_check_sees_an_import_up_or_sideways(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text("from seog.api import http\n"
+                      "from seog.datasets.labels import GtpEngine\n"
+                      "from seog.gtp import client\n"
+                      "from seog.scoring.score import score\n")
+    assert sorted(_wrong_way("seog.gtp.m", source)[0]) == ["seog.gtp.m -> seog.api.http",
+                                                          "seog.gtp.m -> seog.datasets.labels"]
+    assert _wrong_way("seog.datasets.m", source)[0] == ["seog.datasets.m -> seog.api.http"]
+    assert _wrong_way("seog.cli.m", source)[0] == []
+    assert sorted(_wrong_way("seog.scoring.m", source)[0]) == [
+        f"seog.scoring.m -> {m}" for m in ("seog.api.http", "seog.datasets.labels", "seog.gtp.client")]
 
 
 def test_no_module_imports_itself_round_a_loop():

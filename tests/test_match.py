@@ -11,10 +11,10 @@ import pytest
 
 from conftest import LEFT_IN_NOTE
 from seog import folders
-from seog.api.gtp_client import EngineDied, EngineRefused, EngineTimeout, GtpEngine, parse_reply
-from seog.api.match import MatchConfig, run_match, summary
 from seog.features import sgf
 from seog.features.coords import gtp_to_index, index_to_gtp
+from seog.gtp.client import EngineDied, EngineRefused, EngineTimeout, GtpEngine, parse_reply
+from seog.gtp.match import MatchConfig, run_match, summary
 from seog.scoring.result import parse_result
 from seog.scoring.score import score_game, score_position
 

@@ -137,7 +137,7 @@ def test_score_game_is_the_request_of_the_game_scored():
 
 
 def test_the_referee_scores_the_request_of_its_board():
-    from seog.api.gtp import Referee
+    from seog.gtp.referee import Referee
 
     referee = Referee(9, komi=6.5, model=None)
     referee.load(sgf.loads(setup_record(TWO_WALLS)))

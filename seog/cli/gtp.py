@@ -23,7 +23,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from seog.api.gtp import main
+    from seog.gtp.referee import main
 
     return main(size=args.size, komi=args.komi, rules=args.rules,
                 model=None if args.no_model else "default")

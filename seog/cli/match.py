@@ -43,7 +43,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     import datetime as dt
 
-    from seog.api.match import MatchConfig, run_match, summary
+    from seog.gtp.match import MatchConfig, run_match, summary
 
     config = MatchConfig(black=args.black, white=args.white, games=args.games, size=args.size,
                          komi=args.komi, rules=args.rules, out=args.out, max_moves=args.max_moves,

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from seog.api import gtp_client
-from seog.api.gtp_client import EngineError, EngineRefused
 from seog.features import coords
 from seog.features.topology import Topology
+from seog.gtp import client
+from seog.gtp.client import EngineError, EngineRefused
 
 GNUGO = "/usr/games/gnugo"
 TEACHER_FIELDS = {"katago": "katago_dead", "gnugo": "gnugo_dead"}
@@ -174,8 +174,8 @@ TEACHER_TIMEOUT = 300.0  # seconds per GTP answer: GNU Go has taken 53 s on one 
 GIVE_UP = 3  # an engine that fails this many positions in a row is dropped for the rest of the run
 
 
-class GtpEngine(gtp_client.GtpEngine):
-    """A GTP engine in a subprocess (``seog.api.gtp_client``: every answer waited for with a
+class GtpEngine(client.GtpEngine):
+    """A GTP engine in a subprocess (``seog.gtp.client``: every answer waited for with a
     timeout), named by its second argument as the data tools call it."""
 
     def __init__(self, command: list[str] | str, name: str = "", timeout: float = TEACHER_TIMEOUT):

@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from seog import folders
-from seog.api.gtp import Referee
-from seog.api.gtp_client import EngineDied, EngineError, EngineRefused, EngineTimeout, GtpEngine
 from seog.features import coords
 from seog.features.board import IllegalMove
 from seog.features.coords import BLACK, WHITE
+from seog.gtp.client import EngineDied, EngineError, EngineRefused, EngineTimeout, GtpEngine
+from seog.gtp.referee import Referee
 from seog.scoring.rules import get_rules
 
 LETTER = {BLACK: "B", WHITE: "W"}

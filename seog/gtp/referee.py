@@ -3,7 +3,7 @@
 ``Referee`` holds the game (board, moves, komi, rules, handicap) and answers in Python;
 ``GtpReferee`` puts the Go Text Protocol in front of it (``handle(line) -> reply``) and ``serve``
 runs it on a pair of streams, so match runners can use ``seog gtp`` as their referee.
-Every failure becomes a ``? message`` reply: no input line ends the session except ``quit``.
+Every failure becomes a ``? message`` reply: no input line ends the conversation except ``quit``.
 
 Private commands (prefix ``seog-``): ``seog-rules [NAME]`` (``kgs-rules NAME`` is accepted too,
 as KGS servers send it to engines), ``seog-score`` (the scored board as text) and
@@ -76,13 +76,13 @@ class Referee:
 
     ``komi`` None means the rules' komi for the game (``effective_komi``). ``model`` is passed on to the scorer
     ('default' for the shipped model, None for the static pass and heuristic alone).
-    ``session_rules`` are the rules the session was given (``--rules``, ``seog-rules``); ``rules``
+    ``own_rules`` are the rules the referee was given (``--rules``, ``seog-rules``); ``rules``
     those of the game on the board: a loaded file's RU holds for that game only.
     """
 
     def __init__(self, size: int = 19, *, komi: float | None = None, rules: Rules | str = "japanese",
                  model=DEFAULT_MODEL) -> None:
-        self.session_rules = get_rules(rules) if isinstance(rules, str) else rules
+        self.own_rules = get_rules(rules) if isinstance(rules, str) else rules
         self.komi = komi
         self.model = model
         self.size = coords.check_size(size)
@@ -90,8 +90,8 @@ class Referee:
 
     # ---- state ------------------------------------------------------------------------
     def clear(self) -> None:
-        """An empty board, no moves, no handicap, the session's rules."""
-        self.rules = self.session_rules
+        """An empty board, no moves, no handicap, the referee's own rules."""
+        self.rules = self.own_rules
         self.board = Board(self.size)
         self.moves: list[tuple[int, int | None]] = []
         self.setup: list[tuple[int, int]] = []
@@ -185,7 +185,7 @@ class Referee:
         self.size = game.size
         self.clear()
         self.komi = game.komi
-        if game.rules:  # rules seog does not know leave the session's
+        if game.rules:  # rules seog does not know leave the referee's own
             self.rules = sgf_rules(game.rules) or self.rules
         for color, point in game.setup:
             self.board.place(color, point)
@@ -407,7 +407,7 @@ class GtpReferee:
         if number is not None and number < 1:
             raise GtpFailure(f"syntax error: the move number is 1 or more, not {number}")
         try:
-            game = check_suicides(sgf.load(args[0]), self.referee.session_rules)  # where RU does not say
+            game = check_suicides(sgf.load(args[0]), self.referee.own_rules)  # where RU does not say
         except sgf.SgfError as exc:
             raise GtpFailure(f"cannot load file: {exc}") from None
         self.referee.load(game, number)
@@ -449,7 +449,7 @@ class GtpReferee:
         if not args:
             return self.referee.rules.name
         try:
-            self.referee.rules = self.referee.session_rules = get_rules(" ".join(args))
+            self.referee.rules = self.referee.own_rules = get_rules(" ".join(args))
         except UnknownRules as exc:
             raise GtpFailure(str(exc)) from None
         self.referee._cached = None
@@ -511,6 +511,6 @@ def main(stdin=None, stdout=None, **referee_options) -> int:
     server = GtpReferee(Referee(**referee_options))
     out = stdout or sys.stdout
     if hasattr(out, "reconfigure"):
-        out.reconfigure(errors="replace")  # a byte echoed back never ends the session on an ASCII terminal
+        out.reconfigure(errors="replace")  # a byte echoed back never ends the conversation on an ASCII terminal
     server.serve(stdin or sys.stdin.buffer, out)
     return 0
