@@ -8,6 +8,7 @@ from seog.classifiers import model_file, train
 from seog.classifiers.cascade import classify, dynamic_inputs
 from seog.classifiers.mlp import Net
 from seog.classifiers.model_file import Model
+from seog.classifiers.settings import DEFAULT
 from seog.classifiers.status import decide, static_statuses
 from seog.features import vector
 from seog.features.scaling import Scaler
@@ -70,6 +71,28 @@ def test_a_liberty_counting_model_decides_the_open_blocks():
         assert s.p_alive == pytest.approx(sigmoid(2 * libs - 10))
     # only the wall on the edge (p = 0.5 exactly) is near the boundary; 0.12 and 0.88 are not
     assert [libs for libs, s in sorted(by_libs.items()) if s.uncertain] == [5]
+
+
+def test_a_model_file_flags_by_its_own_margins_and_one_that_names_none_by_the_settings(tmp_path):
+    import json
+
+    shipped = model_file.load_default()  # its margins, chosen on held-out data, come first
+    assert (shipped.uncertain_margin, shipped.refiner_margin) == (0.0, 0.25)
+    assert DEFAULT.cascade_margin == 0.25
+    topology = analyze(board(LONE_GROUPS).grid)
+    model = liberty_model()
+    model.uncertain_margin = 0.0
+    path = model_file.save(tmp_path / "m.npz", model)
+    assert not any(s.uncertain for s in decide(topology, model_file.load(path)))  # the wall at 0.5 too
+    arrays = dict(np.load(path))
+    meta = json.loads(str(arrays["meta"]))
+    del meta["uncertain_margin"]
+    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+    bare = model_file.load(path)  # a file that names no margin: the settings'
+    assert bare.uncertain_margin == DEFAULT.cascade_margin
+    flags = [s.uncertain for s in decide(topology, bare)]
+    assert any(flags) and flags == [s.uncertain for s in decide(topology, liberty_model())]  # the wall at 0.5
+    assert Model(model.nets, model.feature_names, model.scaler).uncertain_margin == DEFAULT.cascade_margin
 
 
 def test_a_second_net_reads_the_first_nets_predictions_of_related_blocks():

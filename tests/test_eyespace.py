@@ -4,6 +4,7 @@ import pytest
 
 from conftest import EXAMPLES, SEKI_CORNER, at, board, decided_game, shared_dir, verdicts
 from seog.classifiers.eyespace import big_eye_alive, enclosed_alive, eyeless_dead
+from seog.classifiers.settings import DEFAULT
 from seog.classifiers.status import decide
 from seog.features.topology import analyze
 from seog.scoring.score import default_model
@@ -169,11 +170,13 @@ BENT_PRISONER = """
 def test_the_eye_a_prisoner_in_atari_leaves_depends_on_its_shape(picture, outside, eyes):
     from seog.classifiers.eyespace import _taken_eyes
 
+    least = DEFAULT.taken_min
     topo = analyze(board(picture.replace(". X . . . . .", f". {outside} . . . . .")).grid)
     white, prisoner = at(topo, 1, 0), at(topo, 2, 1)
     alive = [b.id != prisoner.id for b in topo.blocks]
-    assert _taken_eyes(topo, white.color, [white.id], alive) == eyes
-    assert _taken_eyes(topo, white.color, [white.id], [True] * len(topo.blocks)) == []  # not a prisoner
+    assert _taken_eyes(topo, white.color, [white.id], alive, least) == eyes
+    assert _taken_eyes(topo, white.color, [white.id], [True] * len(topo.blocks), least) == []  # not a prisoner
+    assert _taken_eyes(topo, white.color, [white.id], alive, 5) == []  # four stones, fewer than taken_min
 
 
 def test_the_seki_patterns_of_the_ogs_set_stay_alive():
@@ -261,6 +264,16 @@ def test_a_group_called_dead_around_seven_empty_points_or_more_is_alive():
     assert out[black.id].alive and out[black.id].source == "big-eye"
     assert not out[inner.id].alive and out[inner.id].source == "big-eye"
     assert out[at(topo, 0, 4).id].alive and out[at(topo, 0, 4).id].source == "refiner"  # the outside wall
+
+
+def test_a_group_around_eight_empty_points_stays_dead_when_the_settings_ask_for_nine():
+    from dataclasses import replace
+
+    topo = analyze(board(CORNER_ROOM).grid)
+    black = at(topo, 0, 3)
+    statuses = verdicts(topo, dead={black.id})
+    assert big_eye_alive(topo, statuses, replace(DEFAULT, big_eye=9)) == statuses
+    assert big_eye_alive(topo, statuses, replace(DEFAULT, big_eye=8))[black.id].alive
 
 
 def test_a_stone_called_alive_inside_a_living_groups_big_eye_is_dead():

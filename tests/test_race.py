@@ -1,9 +1,12 @@
 """Liberty races: a dead group its only capturer may not take is flagged, its verdict kept."""
 
+from dataclasses import replace
+
 import pytest
 
 from conftest import SEKI_CORNER, at, board, decided_game, shared_dir, verdicts
 from seog.classifiers.race import CAPTURER, GROUP, SEKI, doubtful, flag_races, race
+from seog.classifiers.settings import DEFAULT
 from seog.features.topology import analyze
 
 
@@ -27,6 +30,17 @@ def test_a_corner_seki_called_dead_is_flagged_with_its_capturer_and_kept_dead():
     assert not out[corner.id].alive and out[corner.id].uncertain and out[corner.id].doubt == "race"
     assert out[white.id].alive and out[white.id].doubt == "race"
     assert "liberty race" in out[corner.id].why_uncertain
+
+
+def test_a_corner_seki_is_not_read_as_a_race_when_the_settings_cap_liberties_below_its_two():
+    # Black's corner and White's wall have two liberties each, C1 and C2, both shared: capped at
+    # one, a side with two wins any race the counts describe, and nothing is read.
+    topo = analyze(board(SEKI_CORNER).grid)
+    corner = at(topo, 7, 0)
+    statuses = verdicts(topo, dead={corner.id})
+    assert doubtful(topo, statuses, replace(DEFAULT, race_max_liberties=2)) != set()
+    assert doubtful(topo, statuses, replace(DEFAULT, race_max_liberties=1)) == set()
+    assert flag_races(topo, statuses, replace(DEFAULT, race_max_liberties=1)) is statuses
 
 
 def test_a_stone_against_a_wall_with_liberties_to_spare_is_not_flagged():

@@ -1,9 +1,12 @@
 """Tactical reading: a block is dead only when it is captured whoever moves first."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from conftest import SEKI_CORNER, at, board, decided_game, verdicts
+from seog.classifiers.settings import DEFAULT
 from seog.features.reading import Reader
 from seog.features.topology import analyze
 
@@ -112,22 +115,35 @@ def test_read_dead_needs_living_capturers():
     assert read_dead(topo, verdicts(topo, dead={wall.id}))[group.id].alive
 
 
-def test_read_dead_leaves_small_blocks_to_the_model():
-    from seog.classifiers.reading import READ_MIN_STONES, read_dead
+# Two black stones with a two-point eye in the corner: capturable, but small.
+TWO_STONES_IN_THE_CORNER = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O . . . . . .
+    X X O . . . . . .
+    . . O . . . . . .
+"""
 
-    # Two black stones with a two-point eye in the corner: capturable, but small.
-    small = """
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . . . . . .
-        O O O . . . . . .
-        X X O . . . . . .
-        . . O . . . . . .
-    """
-    topo = analyze(board(small).grid)
+
+def test_read_dead_leaves_small_blocks_to_the_model():
+    from seog.classifiers.reading import read_dead
+
+    topo = analyze(board(TWO_STONES_IN_THE_CORNER).grid)
     block = at(topo, 7, 0)
-    assert len(block.points) < READ_MIN_STONES and Reader(topo.grid).dead(block.points)
+    assert len(block.points) < DEFAULT.read_min_stones and Reader(topo.grid).dead(block.points)
     assert read_dead(topo, verdicts(topo))[block.id].alive
+
+
+def test_two_stones_in_the_corner_are_read_dead_when_the_settings_read_two_stones():
+    from seog.classifiers.reading import read_dead
+
+    topo = analyze(board(TWO_STONES_IN_THE_CORNER).grid)
+    block = at(topo, 7, 0)
+    out = read_dead(topo, verdicts(topo), replace(DEFAULT, read_min_stones=2))
+    assert not out[block.id].alive and out[block.id].source == "reading"
+    # a search without the plies to fill both liberties proves nothing
+    assert read_dead(topo, verdicts(topo), replace(DEFAULT, read_min_stones=2, read_depth=1))[block.id].alive

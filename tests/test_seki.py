@@ -1,8 +1,11 @@
 """Mutual seki: a block called dead that shares all its liberties with a living opponent block,
 where neither side can fill one, is alive."""
 
+from dataclasses import replace
+
 from conftest import SEKI_CORNER, at, board, decided_game, verdicts
 from seog.classifiers.seki import _can_fill, seki_alive
+from seog.classifiers.settings import DEFAULT
 from seog.classifiers.status import BlockStatus
 from seog.features.topology import analyze
 
@@ -69,6 +72,13 @@ def test_a_throw_in_is_no_seki():
     black, white = at(topo, 6, 0), at(topo, 8, 1)
     assert set(black.liberties.tolist()) == set(white.liberties.tolist())
     assert not seki_alive(topo, verdicts(topo, dead={black.id}))[black.id].alive
+
+
+def test_a_throw_in_reads_as_a_seki_when_the_settings_take_one_stone_partners():
+    topo = analyze(board(THROW_IN).grid)
+    black = at(topo, 6, 0)
+    out = seki_alive(topo, verdicts(topo, dead={black.id}), replace(DEFAULT, seki_min_opponent=1))
+    assert out[black.id].alive and out[black.id].source == "seki"
 
 
 def test_only_the_nets_verdicts_are_revisited():

@@ -15,13 +15,13 @@ opponent stone in them, each classed by shape:
 A group with no room for two eyes is dead when it borders a living opponent block, no such
 block has all its *room* among the group's (that is seki, or a capturing race), and every
 opponent group next to it lives on its own: it holds a block alive by Benson's algorithm, two
-eyes, or one eye of ``BIG_EYE`` points or more. That big eye may be walled in part by the
+eyes, or one eye of ``big_eye`` points or more (seven). That big eye may be walled in part by the
 group's prisoners (opponent stones called dead next to it): if the group dies, they live. Smaller
 eyes may not: a prisoner in atari walling two points makes a ko or a snapback there, not an eye.
 An opponent block next to the group whose one point of room is the group's races nothing when
 the group has two points of room or more: the group takes it first, and its points count as eye
-space. So do the group's prisoners in atari (two stones or more, called dead, walled in by the
-group alone and unable to run out): taken, their points are the group's alone, whether or not
+space. So do the group's prisoners in atari (``taken_min`` stones or more, two, called dead,
+walled in by the group alone and unable to run out): taken, their points are the group's alone, whether or not
 the space beside them reaches the opponent outside (``_taken_eyes``). A block's room is its liberties once the dead stones are taken off: its liberties and the
 points of the opponent blocks next to it that are dead and not flagged uncertain (a doubtful verdict must not break up a seki). Opponent stones
 called dead next to the group whose neighbours are now all dead are alive again
@@ -33,34 +33,33 @@ opponent stones inside them are dead. The opponent can only play inside the grou
 where every stone it adds is taken before it takes the group.
 
 The second converse (``big_eye_alive``): a group the nets call dead that encloses alone a region
-of ``BIG_EYE`` empty points or more, holding no more than ``FEW_STONES`` opponent stones called
+of ``big_eye`` empty points or more, holding no more than ``few_stones`` opponent stones called
 alive, is alive, and those stones dead. No eye space of seven points can be killed, and three
 stones cannot make a living group inside it. One point less will do when the group encloses
 another region with no living opponent stone in it: six points always make one eye, and the
 other region is a second. Around a group called alive, three stones called alive or fewer inside
-``BIG_EYE`` empty points are dead as well. A region of more than half the board is open board,
-no eye (``OPEN_BOARD``): the rule reads nothing from it.
+``big_eye`` empty points are dead as well. A region of more than half the board is open board,
+no eye (``open_board``): the rule reads nothing from it.
+
+``big_eye``, ``few_stones``, ``open_board``, ``taken_min`` and the other sizes of these rules are
+fields of ``classifiers.settings.PassSettings``: each rule takes them as ``settings``, and the
+values above are ``DEFAULT``'s.
 """
 
 from __future__ import annotations
 
 from seog.classifiers.capturers import revive_uncaptured
+from seog.classifiers.settings import DEFAULT, PassSettings
 from seog.classifiers.vocabulary import BY_NETS, Source, turn
 from seog.features.coords import adjacent
 from seog.features.topology import Topology
 
-BIG_EYE = 7  # an enclosed region this big makes a group alive by itself (big-eye rule: empty points;
-#              an opponent group's eye in the eye-space rule: all its points)
-BIG_EYE_AND_ANOTHER = 6  # and this big, when the group encloses another region (empty points)
-SMALL_EYE = 8  # enclosed regions up to this size are a walled-in group's eyes
-FEW_STONES = 3  # opponent stones too few to live inside a big eye
-OPEN_BOARD = 0.5  # a region of more than this share of the board's points is open board, no eye
-TAKEN_MIN = 2  # prisoners in atari this big leave an eye when taken (one stone may be a ko)
 
-
-def eyeless_dead(topology: Topology, statuses: dict) -> dict:
+def eyeless_dead(topology: Topology, statuses: dict, settings: PassSettings = DEFAULT) -> dict:
     """Statuses after the eye-space rule: groups that cannot make two eyes dead (source
-    ``eyespace``), their prisoners alive again."""
+    ``eyespace``), their prisoners alive again. An opponent group lives on its own with an eye
+    of ``settings.big_eye`` points or more (all its points, stones too); the group's prisoners
+    in atari of ``settings.taken_min`` stones or more are eye space."""
     alive = [statuses[b.id].alive for b in topology.blocks]
     gone = [not statuses[b.id].alive and not statuses[b.id].uncertain for b in topology.blocks]  # surely dead
     benson = {b for b, st in statuses.items() if st.source == Source.BENSON}
@@ -70,7 +69,8 @@ def eyeless_dead(topology: Topology, statuses: dict) -> dict:
     dead: set[int] = set()
     for color in (1, -1):
         for blocks in members[color].values():
-            if _dies(topology, color, blocks, group_of[-color], members[-color], alive, gone, benson, lives):
+            if _dies(topology, color, blocks, group_of[-color], members[-color], alive, gone, benson, lives,
+                     settings):
                 dead.update(blocks)
     if not dead:
         return statuses
@@ -175,17 +175,18 @@ def _room(topology: Topology, block: int, gone: list[bool]) -> set[int]:
     return room
 
 
-def _two_eyes(topology: Topology, color: int, blocks: list[int], alive: list[bool]) -> bool:
+def _two_eyes(topology: Topology, color: int, blocks: list[int], alive: list[bool], taken_min: int) -> bool:
     """Has the group room for two eyes: one region that may make two, or two that make one?
-    Prisoners it can take at once count too (``_taken_eyes``)."""
+    Prisoners of ``taken_min`` stones or more it can take at once count too (``_taken_eyes``)."""
     eyes = [kind for kind, _ in _eyes(topology, color, blocks, alive) if kind != "false"]
-    eyes += [kind for kind, _ in _taken_eyes(topology, color, blocks, alive)]
+    eyes += [kind for kind, _ in _taken_eyes(topology, color, blocks, alive, taken_min)]
     return "two" in eyes or len(eyes) >= 2
 
 
-def _taken_eyes(topology: Topology, color: int, blocks: list[int], alive: list[bool]) -> list[tuple[str, int]]:
+def _taken_eyes(topology: Topology, color: int, blocks: list[int], alive: list[bool],
+                taken_min: int) -> list[tuple[str, int]]:
     """(kind, points) of the eyes the group makes by taking its prisoners in atari: opponent
-    blocks of ``TAKEN_MIN`` stones or more called dead, walled in by the group alone but for their
+    blocks of ``taken_min`` stones or more called dead, walled in by the group alone but for their
     one liberty, and not inside a region ``_eyes`` counts already (the space beside them may
     reach the opponent's stones outside). Once taken, their points are empty and the group's
     alone: up to three points make one eye, four by shape (``_one_eye_space``), five or more
@@ -198,7 +199,7 @@ def _taken_eyes(topology: Topology, color: int, blocks: list[int], alive: list[b
     prisoners = {o for b in blocks for o in topology.blocks[b].opponents if not alive[o]}
     for o in sorted(prisoners):
         prisoner = topology.blocks[o]
-        if prisoner.size < TAKEN_MIN or len(prisoner.liberties) != 1:
+        if prisoner.size < taken_min or len(prisoner.liberties) != 1:
             continue
         points, liberty = set(prisoner.points.tolist()), int(prisoner.liberties[0])
         if any(q not in points and q != liberty and block_of[q] - 1 not in mine for p in points for q in around[p]):
@@ -234,17 +235,18 @@ def _pyramid_centre(points: set[int], n: int) -> int | None:
 
 def _dies(topology: Topology, color: int, blocks: list[int], group_of: dict[int, int],
           opponents: dict[int, list[int]], alive: list[bool], gone: list[bool], benson: set[int],
-          lives: dict) -> bool:
+          lives: dict, settings: PassSettings) -> bool:
     """Is this group dead for want of eye space (see the module docstring)? ``group_of`` and
     ``opponents`` map the opponent's blocks to their groups and back; ``lives`` remembers which
     of those groups live on their own."""
-    if benson & set(blocks) or _two_eyes(topology, color, blocks, alive):
+    if benson & set(blocks) or _two_eyes(topology, color, blocks, alive, settings.taken_min):
         return False
     room = set().union(*(_room(topology, b, gone) for b in blocks))  # the group's
     rooms = {o: _room(topology, o, gone) for b in blocks for o in topology.blocks[b].opponents if alive[o]}
     # Blocks whose one point of room is the group's are taken first: no race, and eye space.
     taken = {o for o, theirs in rooms.items() if len(theirs) == 1 and theirs <= room} if len(room) >= 2 else set()
-    if taken and _two_eyes(topology, color, blocks, [a and i not in taken for i, a in enumerate(alive)]):
+    if taken and _two_eyes(topology, color, blocks, [a and i not in taken for i, a in enumerate(alive)],
+                           settings.taken_min):
         return False
     around = rooms.keys() - taken
     if not around or any(rooms[o] <= room for o in around):
@@ -254,25 +256,27 @@ def _dies(topology: Topology, color: int, blocks: list[int], group_of: dict[int,
         theirs = opponents[g]
         if g not in lives:
             eyes = [size for kind, size in _eyes(topology, -color, theirs, alive) if kind != "false"]
-            lives[g] = bool(benson & set(theirs)) or len(eyes) >= 2 or any(size >= BIG_EYE for size in eyes)
-        if not lives[g] and not _big_eye(topology, -color, theirs + prisoners, alive):
+            lives[g] = (bool(benson & set(theirs)) or len(eyes) >= 2
+                        or any(size >= settings.big_eye for size in eyes))
+        if not lives[g] and not _big_eye(topology, -color, theirs + prisoners, alive, settings.big_eye):
             return False
     return True
 
 
-def _big_eye(topology: Topology, color: int, walls: list[int], alive: list[bool]) -> bool:
-    """Do ``walls`` enclose alone a region of ``BIG_EYE`` points or more with no living opponent
+def _big_eye(topology: Topology, color: int, walls: list[int], alive: list[bool], big_eye: int) -> bool:
+    """Do ``walls`` enclose alone a region of ``big_eye`` points or more with no living opponent
     stone in it?"""
-    return any(size >= BIG_EYE for _, size in _eyes(topology, color, walls, alive))
+    return any(size >= big_eye for _, size in _eyes(topology, color, walls, alive))
 
 
-def enclosed_alive(topology: Topology, statuses: dict) -> dict:
+def enclosed_alive(topology: Topology, statuses: dict, settings: PassSettings = DEFAULT) -> dict:
     """Statuses after the converse rule: walled-in groups the nets call dead that enclose two
-    eyes are alive, the opponent stones in their eyes dead (source ``eyes``)."""
+    eyes are alive, the opponent stones in their eyes dead (source ``eyes``). Its eyes are the
+    regions of ``settings.small_eye`` points or fewer it encloses alone."""
     alive = [statuses[b.id].alive for b in topology.blocks]
     turned: dict[int, bool] = {}
     for color, blocks, enclosed in _dead_groups(topology, statuses):
-        eyes = [cer for cer in enclosed if len(cer.points) <= SMALL_EYE]
+        eyes = [cer for cer in enclosed if len(cer.points) <= settings.small_eye]
         inside = {int(p) for cer in eyes for p in cer.points}
         if any(not set(topology.blocks[b].liberties.tolist()) <= inside for b in blocks):
             continue  # a liberty outside: the opponent can approach
@@ -283,45 +287,47 @@ def enclosed_alive(topology: Topology, statuses: dict) -> dict:
     return turn(statuses, turned, Source.EYES)
 
 
-def big_eye_alive(topology: Topology, statuses: dict) -> dict:
+def big_eye_alive(topology: Topology, statuses: dict, settings: PassSettings = DEFAULT) -> dict:
     """Statuses after the big-eye rule: groups the nets call dead that enclose alone a region of
-    ``BIG_EYE`` empty points or more (``BIG_EYE_AND_ANOTHER`` if they enclose another region with
-    no opponent stone called alive in it), with at most ``FEW_STONES`` opponent stones called alive
-    in it, are alive, and the opponent stones inside dead (source ``big-eye``)."""
+    ``settings.big_eye`` empty points or more (``big_eye_and_another`` if they enclose another
+    region with no opponent stone called alive in it), with at most ``few_stones`` opponent stones
+    called alive in it, are alive, and the opponent stones inside dead (source ``big-eye``)."""
     turned: dict[int, bool] = {}
     for _, blocks, enclosed in _dead_groups(topology, statuses):
-        enclosed = [cer for cer in enclosed if not _open_board(topology, cer)]
+        enclosed = [cer for cer in enclosed if not _open_board(topology, cer, settings.open_board)]
         living = [_stones_alive_inside(topology, statuses, cer) for cer in enclosed]
         for i, cer in enumerate(enclosed):
             another = any(n == 0 for j, n in enumerate(living) if j != i)  # an eye, the opponent holds nothing in it
-            if len(cer.empty) >= (BIG_EYE_AND_ANOTHER if another else BIG_EYE) and living[i] <= FEW_STONES:
+            if (len(cer.empty) >= (settings.big_eye_and_another if another else settings.big_eye)
+                    and living[i] <= settings.few_stones):
                 turned.update(dict.fromkeys(blocks, True))
                 turned.update(dict.fromkeys(cer.inner_blocks, False))
-    turned.update(dict.fromkeys(_lost_in_big_eyes(topology, statuses), False))
+    turned.update(dict.fromkeys(_lost_in_big_eyes(topology, statuses, settings), False))
     return turn(statuses, turned, Source.BIG_EYE)
 
 
-def _lost_in_big_eyes(topology: Topology, statuses: dict) -> list[int]:
-    """Opponent blocks the nets call alive, ``FEW_STONES`` stones at most, inside a region of
-    ``BIG_EYE`` empty points or more that living blocks enclose alone: they cannot live there
+def _lost_in_big_eyes(topology: Topology, statuses: dict, settings: PassSettings) -> list[int]:
+    """Opponent blocks the nets call alive, ``settings.few_stones`` stones at most, inside a region
+    of ``big_eye`` empty points or more that living blocks enclose alone: they cannot live there
     either (2 archive positions, both dead for KataGo; a lone stone in a 20x20 corner)."""
     lost = []
     for color in (1, -1):
         for cer in topology.cers[color]:
-            if (len(cer.empty) < BIG_EYE or _open_board(topology, cer) or not cer.blocks
-                    or not all(statuses[b].alive for b in cer.blocks)):
+            if (len(cer.empty) < settings.big_eye or _open_board(topology, cer, settings.open_board)
+                    or not cer.blocks or not all(statuses[b].alive for b in cer.blocks)):
                 continue
             inner = [o for o in cer.inner_blocks if statuses[o].alive]
-            if (inner and _stones_alive_inside(topology, statuses, cer) <= FEW_STONES
+            if (inner and _stones_alive_inside(topology, statuses, cer) <= settings.few_stones
                     and all(statuses[o].source in BY_NETS for o in inner)):
                 lost += inner
     return lost
 
 
-def _open_board(topology: Topology, cer) -> bool:
-    """A region of more than half the board is open board, not an eye: on an unfinished board
-    every stone "encloses" the one open region, and each side's few stones would take the other's."""
-    return len(cer.points) > OPEN_BOARD * topology.size ** 2
+def _open_board(topology: Topology, cer, share: float) -> bool:
+    """A region of more than ``share`` of the board (half) is open board, not an eye: on an
+    unfinished board every stone "encloses" the one open region, and each side's few stones would
+    take the other's."""
+    return len(cer.points) > share * topology.size ** 2
 
 
 def _stones_alive_inside(topology: Topology, statuses: dict, cer) -> int:

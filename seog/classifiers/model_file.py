@@ -6,7 +6,9 @@ arrays (``net{k}_w{l}``, ``net{k}_b{l}``), the static feature names and one JSON
 the ``uncertain`` margin and how the model was trained. A model may also carry the ownership
 refiner (``classifiers.refiner``) as ``refiner_*`` float32 arrays, its shape and margin in
 ``meta["refiner"]``. It is read with ``allow_pickle=False``, so
-loading a file never runs code from it.
+loading a file never runs code from it. A file's margins are the model's; a file that names none
+gets the passes' settings' (``classifiers.settings.DEFAULT``: ``cascade_margin``,
+``refiner_margin``).
 """
 
 from __future__ import annotations
@@ -20,13 +22,13 @@ import numpy as np
 
 from seog.classifiers.mlp import Net
 from seog.classifiers.refiner import Refiner
+from seog.classifiers.settings import DEFAULT
 from seog.features.scaling import Scaler, ScalerError
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "default.npz"
 FORMAT, VERSION = "seog-cascade", 1
 N_DYNAMIC = 7  # predicted statuses fed to every net after the first
-UNCERTAIN_MARGIN = 0.25  # |p - 0.5| below this flags a model decision as uncertain
 
 
 class ModelFileError(ValueError):
@@ -48,10 +50,10 @@ class Model:
     nets: list[Net]
     feature_names: list[str]
     scaler: Scaler
-    uncertain_margin: float = UNCERTAIN_MARGIN
+    uncertain_margin: float = DEFAULT.cascade_margin
     meta: dict = field(default_factory=dict)
     refiner: Refiner | None = None
-    refiner_margin: float = UNCERTAIN_MARGIN
+    refiner_margin: float = DEFAULT.refiner_margin
 
     def __post_init__(self):
         n = len(self.feature_names)
@@ -147,13 +149,13 @@ def load(path) -> Model:
                 raise ModelFileError(f"{path}: net {k + 1} has units {nets[-1].sizes}, the layout says {sizes}")
         names = [str(s) for s in arrays["feature_names"]]
         scaler = Scaler.from_dict(meta["scaler"])
-        refiner, refiner_margin = None, UNCERTAIN_MARGIN
+        refiner, refiner_margin = None, DEFAULT.refiner_margin
         if "refiner" in meta:
             prefix = "refiner_"
             refiner = Refiner.from_arrays({k[len(prefix):]: a for k, a in arrays.items() if k.startswith(prefix)},
                                           int(meta["refiner"]["layers"]))
-            refiner_margin = float(meta["refiner"].get("margin", UNCERTAIN_MARGIN))
-        return Model(nets, names, scaler, float(meta.get("uncertain_margin", UNCERTAIN_MARGIN)), meta,
+            refiner_margin = float(meta["refiner"].get("margin", DEFAULT.refiner_margin))
+        return Model(nets, names, scaler, float(meta.get("uncertain_margin", DEFAULT.cascade_margin)), meta,
                      refiner, refiner_margin)
     except KeyError as exc:
         raise ModelFileError(f"{path} lacks the entry {exc}") from None

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from seog.classifiers.settings import DEFAULT, PassSettings
 from seog.classifiers.vocabulary import BlockStatus, Doubt, Source
 from seog.features.topology import Topology
 
-MAX_LIBERTIES = 12  # a side with more liberties than this wins any race these counts describe
 CAPTURER, GROUP, SEKI = 1, -1, 0  # outcomes of a race
 
 
@@ -54,10 +54,11 @@ def _eyes(topology: Topology, blocks: list[int], color: int) -> set[int]:
             if len(r.points) == 1 and r.borders == {color} and own.issuperset(r.blocks)}
 
 
-def doubtful(topology: Topology, statuses: dict[int, BlockStatus]) -> set[int]:
+def doubtful(topology: Topology, statuses: dict[int, BlockStatus], settings: PassSettings = DEFAULT) -> set[int]:
     """The blocks of every dead group (dead blocks sharing liberties) and of its only capturer
     (the living blocks of one chain) where the group, moving first, is not taken, unless a person
-    decided one of them."""
+    decided one of them. A side with more than ``settings.race_max_liberties`` liberties wins any
+    race these counts describe: such a pair is not read."""
     out: set[int] = set()
     seen: set[int] = set()
     for block in topology.blocks:
@@ -75,7 +76,7 @@ def doubtful(topology: Topology, statuses: dict[int, BlockStatus]) -> set[int]:
         if any(not statuses[o].alive and o not in group for b in capturer for o in topology.blocks[b].opponents):
             continue  # the capturer can gain liberties elsewhere
         libs_c, libs_g = _liberties(topology, capturer), _liberties(topology, group)
-        if max(len(libs_c), len(libs_g)) > MAX_LIBERTIES:
+        if max(len(libs_c), len(libs_g)) > settings.race_max_liberties:
             continue
         shared = libs_c & libs_g
         eyes_c = len(_eyes(topology, capturer, -block.color))  # an eye is never a shared liberty
@@ -85,10 +86,11 @@ def doubtful(topology: Topology, statuses: dict[int, BlockStatus]) -> set[int]:
     return out
 
 
-def flag_races(topology: Topology, statuses: dict[int, BlockStatus]) -> dict[int, BlockStatus]:
+def flag_races(topology: Topology, statuses: dict[int, BlockStatus],
+               settings: PassSettings = DEFAULT) -> dict[int, BlockStatus]:
     """``statuses`` with the blocks of doubtful races, and those alone, in doubt for the race
     (a block the model doubts keeps that reason); verdicts unchanged. Run again after overrides."""
-    racing = doubtful(topology, statuses)
+    racing = doubtful(topology, statuses, settings)
     changed = {b: st.doubted(Doubt.RACE if b in racing else Doubt.NONE) for b, st in statuses.items()
                if st.doubt != Doubt.MODEL and (st.doubt == Doubt.RACE) != (b in racing)}
     return {**statuses, **changed} if changed else statuses

@@ -5,34 +5,33 @@ liberties are shared with an opponent group that lives by the seki alone. A fill
 liberty of its own takes one from both blocks; whoever fills the last but one puts both in atari
 and is captured first, so neither side can approach, however many liberties they share. The one
 way in is a throw-in: sacrificing a few stones so that the space they leave is one eye. That
-needs the opponent block to be small; when it has ``MIN_OPPONENT`` stones or more, the space its
-capture leaves has room for two eyes, and the seki holds.
+needs the opponent block to be small; when it has ``settings.seki_min_opponent`` stones or more
+(``classifiers.settings``), the space its capture leaves has room for two eyes, and the seki holds.
 """
 
 from __future__ import annotations
 
+from seog.classifiers.settings import DEFAULT, PassSettings
 from seog.classifiers.vocabulary import BY_NETS, Source, turn
 from seog.features.topology import Topology
 
-MIN_OPPONENT = 4  # smaller opponent blocks may be thrown in (KataGo-labelled archive: 2 stones)
 
-
-def seki_alive(topology: Topology, statuses: dict) -> dict:
+def seki_alive(topology: Topology, statuses: dict, settings: PassSettings = DEFAULT) -> dict:
     """Statuses with the blocks called dead by the nets that are in a mutual seki alive again
     (source ``seki``)."""
     return turn(statuses, {block.id: True for block in topology.blocks
                            if not statuses[block.id].alive and statuses[block.id].source in BY_NETS
-                           and _in_seki(topology, block, statuses)}, Source.SEKI)
+                           and _in_seki(topology, block, statuses, settings.seki_min_opponent)}, Source.SEKI)
 
 
-def _in_seki(topology: Topology, block, statuses: dict) -> bool:
+def _in_seki(topology: Topology, block, statuses: dict, min_opponent: int) -> bool:
     """Does ``block`` share all its liberties (two or more) with a living opponent block of
-    ``MIN_OPPONENT`` stones, among living opponents only, with no shared liberty either side can
-    fill without being captured first?"""
+    ``min_opponent`` stones or more, among living opponents only, with no shared liberty either
+    side can fill without being captured first?"""
     liberties = set(block.liberties.tolist())
     if len(liberties) < 2 or not all(statuses[o].alive for o in block.opponents):
         return False
-    partner = any(other.size >= MIN_OPPONENT and set(other.liberties.tolist()) == liberties
+    partner = any(other.size >= min_opponent and set(other.liberties.tolist()) == liberties
                   and all(statuses[m].alive for m in other.opponents if m != block.id)
                   for other in (topology.blocks[o] for o in block.opponents))
     return partner and not any(_can_fill(topology, p, c, liberties) for p in liberties for c in (1, -1))

@@ -16,7 +16,8 @@ that have no room for two eyes among opponents that live on their own; blocks ca
 are one side of a mutual seki are alive (``seki``), and so are walled-in groups called dead that
 enclose two eyes (``eyes``). The eye-shape rules (big-eye, eyespace, eyes) run only on a finished
 position. Last, ``classifiers.race`` flags, without changing them, dead groups in a liberty race
-their only capturer may not win.
+their only capturer may not win. Every threshold these passes read is a field of the settings
+they are given (``classifiers.settings``: ``decide(..., settings=...)``, ``DEFAULT`` when none is).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from seog.classifiers.race import flag_races
 from seog.classifiers.reading import read_dead
 from seog.classifiers.refiner import refine
 from seog.classifiers.seki import seki_alive
+from seog.classifiers.settings import DEFAULT, PassSettings
 from seog.classifiers.vocabulary import (  # noqa: F401  (the vocabulary, also reached from here)
     ALIVE,
     DEAD,
@@ -47,9 +49,11 @@ from seog.features.benson import unconditionally_alive
 from seog.features.coords import adjacent
 from seog.features.topology import Topology
 
-# The rules after the nets, in the order they run, each named by the source it gives.
+# The rules after the nets, in the order they run, each named by the source it gives; each is a
+# function of (topology, statuses, settings) -> statuses.
 PIPELINE = ((Source.READING, read_dead), (Source.BIG_EYE, big_eye_alive), (Source.EYESPACE, eyeless_dead),
             (Source.SEKI, seki_alive), (Source.EYES, enclosed_alive))
+
 
 def static_statuses(topology: Topology) -> dict[int, BlockStatus]:
     """Statuses of the blocks the static pass settles, keyed by block id."""
@@ -91,12 +95,13 @@ def safely_capturable(topology: Topology, block) -> bool:
     return len(liberties) >= 2
 
 
-def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus]:
+def heuristic(topology: Topology, block_ids: list[int], settings: PassSettings = DEFAULT) -> dict[int, BlockStatus]:
     """A simple rule for unsettled blocks, used when no trained model is available.
 
-    A block is alive when its chain borders at least two points of eye space (empty regions
-    bordered by its colour alone); otherwise when the stones of its colour within distance 3 of
-    the chain are at least as many as the opponent's; else dead.
+    A block is alive when its chain borders at least ``settings.heuristic_eye_space`` points (two)
+    of eye space (empty regions bordered by its colour alone); otherwise when the stones of its
+    colour within distance ``heuristic_reach`` (three) of the chain are at least as many as the
+    opponent's; else dead.
     """
     out = {}
     grid = topology.grid
@@ -106,12 +111,12 @@ def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus
         regions = {r for m in chain.blocks for r in topology.blocks[m].regions}
         eye_space = sum(len(topology.regions[r].points) for r in regions
                         if topology.regions[r].borders == {block.color})
-        if eye_space >= 2:
+        if eye_space >= settings.heuristic_eye_space:
             alive = True
         else:
             mask = np.zeros(grid.shape, dtype=bool)
             mask.flat[chain.points] = True
-            near = grow(mask, 3) & ~mask
+            near = grow(mask, settings.heuristic_reach) & ~mask
             own = int((grid[near] == block.color).sum())
             opp = int((grid[near] == -block.color).sum())
             alive = own >= opp
@@ -119,7 +124,7 @@ def heuristic(topology: Topology, block_ids: list[int]) -> dict[int, BlockStatus
     return out
 
 
-def cascade_statuses(topology: Topology, model=None) -> dict[int, BlockStatus]:
+def cascade_statuses(topology: Topology, model=None, settings: PassSettings = DEFAULT) -> dict[int, BlockStatus]:
     """Every block's status before the refiner: the static pass, then the nets (the heuristic
     without a model), with uncaptured blocks brought back; what the refiner reads."""
     settled = static_statuses(topology)
@@ -128,17 +133,19 @@ def cascade_statuses(topology: Topology, model=None) -> dict[int, BlockStatus]:
         if model is not None:
             settled.update(classify(topology, unsettled, settled, model))
         else:
-            settled.update(heuristic(topology, unsettled))
+            settled.update(heuristic(topology, unsettled, settings))
     return revive_uncaptured(topology, settled)
 
 
 def decide(topology: Topology, model=None, passes: Collection[str] | None = None,
-           finished: bool = True) -> list[BlockStatus]:
+           finished: bool = True, settings: PassSettings = DEFAULT) -> list[BlockStatus]:
     """A status for every block, in block id order: what the nets read (``read``), then the
     rules after them (``apply_rules``: those the model keeps, ``model_rules``, or those named in
-    ``passes``, ``()`` for none; the eye-shape rules only on a ``finished`` position)."""
+    ``passes``, ``()`` for none; the eye-shape rules only on a ``finished`` position), every pass
+    with the thresholds of ``settings``."""
     passes = model_rules(model) if passes is None else passes
-    settled = apply_rules(topology, read(topology, model, finished), model is not None, passes, finished)
+    settled = apply_rules(topology, read(topology, model, finished, settings), model is not None, passes,
+                          finished, settings)
     return [settled[b.id] for b in topology.blocks]
 
 
@@ -149,22 +156,25 @@ def model_rules(model) -> tuple[str, ...] | None:
     return None if rules is None else tuple(rules)
 
 
-def read(topology: Topology, model=None, finished: bool = True) -> dict[int, BlockStatus]:
+def read(topology: Topology, model=None, finished: bool = True,
+         settings: PassSettings = DEFAULT) -> dict[int, BlockStatus]:
     """The statuses before the rules: the static pass and the cascade (``cascade_statuses``),
     then the refiner when the model has one (told whether the position is ``finished`` when it
-    reads that)."""
-    settled = cascade_statuses(topology, model)
+    reads that). The nets' flag margins are the model's own (``model_file``), not ``settings``'."""
+    settled = cascade_statuses(topology, model, settings)
     if getattr(model, "refiner", None) is not None:
         settled = refine(topology, settled, model.refiner, model.refiner_margin, finished)
     return settled
 
 
 def apply_rules(topology: Topology, settled: dict[int, BlockStatus], rules: bool = True,
-                passes: Collection[str] | None = None, finished: bool = True) -> dict[int, BlockStatus]:
+                passes: Collection[str] | None = None, finished: bool = True,
+                settings: PassSettings = DEFAULT) -> dict[int, BlockStatus]:
     """The rules of ``later_passes`` after the nets' reading (when ``rules``): all of them, or
-    those named in ``passes``, less the eye-shape rules when the position is not ``finished``.
-    A block a rule turns against a reader that was sure of it (``SURE``) is flagged (``doubt``
-    'rule'). The race flag (``classifiers.race``) always runs last: it changes no verdict."""
+    those named in ``passes``, less the eye-shape rules when the position is not ``finished``,
+    each with the thresholds of ``settings``. A block a rule turns against a reader that was sure
+    of it (``settings.sure``) is flagged (``doubt`` 'rule'). The race flag (``classifiers.race``)
+    always runs last: it changes no verdict."""
     if passes is not None and (unknown := set(passes) - {name for name, _ in PIPELINE}):
         raise ValueError(f"unknown passes {sorted(unknown)}: the passes are "
                          f"{', '.join(name for name, _ in PIPELINE)}")
@@ -172,24 +182,25 @@ def apply_rules(topology: Topology, settled: dict[int, BlockStatus], rules: bool
         before = settled
         for name, run in PIPELINE:
             if (passes is None or name in passes) and (finished or not name.reads_eye_shape):
-                settled = run(topology, settled)
-        settled = flag_sure_turned(before, settled)
-    return flag_races(topology, settled)
+                settled = run(topology, settled, settings)
+        settled = flag_sure_turned(before, settled, settings.sure)
+    return flag_races(topology, settled, settings)
 
 
-def flag_sure_turned(before: dict[int, BlockStatus], settled: dict[int, BlockStatus]) -> dict[int, BlockStatus]:
+def flag_sure_turned(before: dict[int, BlockStatus], settled: dict[int, BlockStatus],
+                     sure: float = DEFAULT.sure) -> dict[int, BlockStatus]:
     """``settled`` with every block whose verdict a rule turned although the reader (``before``
-    the rules) gave it a probability of ``SURE`` or more either way flagged ``doubt`` 'rule'."""
+    the rules) gave it a probability of ``sure`` or more either way flagged ``doubt`` 'rule'."""
     out = dict(settled)
     for b, st in settled.items():
         p = before[b].p_alive
-        if (st.alive != before[b].alive and p is not None and abs(p - 0.5) >= SURE - 0.5
+        if (st.alive != before[b].alive and p is not None and abs(p - 0.5) >= sure - 0.5
                 and st.doubt != Doubt.RULE):
             out[b] = st.doubted(Doubt.RULE)
     return out
 
 
 def later_passes() -> tuple:
-    """The rules that run after the nets, in order: ``(name, function of (topology, statuses) ->
-    statuses)`` (``PIPELINE``)."""
+    """The rules that run after the nets, in order: ``(name, function of (topology, statuses,
+    settings) -> statuses)`` (``PIPELINE``; ``settings`` may be left out for ``DEFAULT``)."""
     return PIPELINE

@@ -29,6 +29,7 @@ from seog.classifiers import model_file
 from seog.classifiers.cascade import N_SLOTS, dynamic_inputs
 from seog.classifiers.mlp import Net, layer_sizes, topology_name
 from seog.classifiers.rprop import METHODS, make_optimizer
+from seog.classifiers.settings import DEFAULT
 from seog.features.scaling import Scaler
 
 CACHE_KEYS = ("X", "feature_names", "y", "static", "position", "related")
@@ -229,7 +230,7 @@ def _next_active(active: torch.Tensor, idx: torch.Tensor, sq: torch.Tensor, conf
 
 
 def train_cascade(cache, names: list[str], config: TrainConfig, nets: int = 1, games: int | None = None,
-                  split: str = "position", seed: int = 0, uncertain_margin: float = model_file.UNCERTAIN_MARGIN,
+                  split: str = "position", seed: int = 0, uncertain_margin: float = DEFAULT.cascade_margin,
                   progress=None, meta: dict | None = None) -> CascadeResult:
     """Train a cascade of ``nets`` nets on the open rows of the cache's first ``games`` positions.
 
@@ -358,7 +359,7 @@ class RunSummary:
 
 def train_runs(cache, names: list[str], config: TrainConfig, out_dir, runs: int = 1, first_net: int = 1,
                nets: int = 1, games: int | None = None, split: str = "position", seed: int = 0,
-               uncertain_margin: float = model_file.UNCERTAIN_MARGIN, meta: dict | None = None,
+               uncertain_margin: float = DEFAULT.cascade_margin, meta: dict | None = None,
                report=print) -> RunSummary:
     """Train ``runs`` cascades with fresh weights (run numbers from ``first_net``) and write under ``out_dir``:
     ``run-NNN.csv`` per run, ``curves.csv`` merged across runs, ``curves.png`` and ``model.npz`` (the run

@@ -1,0 +1,58 @@
+"""The passes' thresholds: every number a pass of ``seog.classifiers`` decides by, in one frozen
+dataclass (``PassSettings``); ``DEFAULT`` holds the values the shipped model is measured with
+(docs/model.md, "Settings").
+
+Each pass takes the settings as an argument (``settings``, ``DEFAULT`` when none is given):
+``status.decide`` hands them to the heuristic, the rules of ``status.PIPELINE`` and the race
+flag. The two flag margins are a model's own: a model file writes them (``classifiers.choices``)
+and its values come first; ``cascade_margin`` and ``refiner_margin`` are what ``model_file``
+gives a model that names none. ``sure`` is ``vocabulary.SURE`` and the search limits are
+``features.reading``'s defaults, named here so that one table lists every threshold.
+
+    from dataclasses import replace
+    decide(topology, model, settings=replace(DEFAULT, read_min_stones=2))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from seog.classifiers.vocabulary import SURE
+from seog.features import reading as search
+
+
+@dataclass(frozen=True)
+class PassSettings:
+    """One field per threshold, grouped by the pass that reads it."""
+
+    # the heuristic (``status.heuristic``, no model)
+    heuristic_eye_space: int = 2  # eye-space points that make a block alive; a plain fallback, not tuned
+    heuristic_reach: int = 3  # how far around its chain stones are counted; a plain fallback, not tuned
+
+    # flags (a model file's own margins come first: ``model_file``, ``choices``)
+    cascade_margin: float = 0.25  # flag the cascade when |p - 0.5| is below; the shipped model names 0
+    refiner_margin: float = 0.25  # the reader's; the shipped model names 0.25: held-out flags, docs/model.md
+    sure: float = SURE  # a rule turning a reader this sure flags it; the calibration's top bin, not swept
+
+    # tactical reading (``classifiers.reading``; the search is ``features.reading``)
+    read_min_stones: int = 4  # smaller are left to the nets: read, 1-3 stones disagreed with KataGo 53 of 62
+    read_max_liberties: int = 3  # blocks with more are not read; chosen with the rule (#7), not swept
+    read_max_chain_liberties: int = 5  # more: the chain connects out (1,608 of 1,954 dev searches, no proof)
+    read_depth: int = search.DEPTH  # plies the search looks ahead; chosen with the search (#7), not swept
+    read_nodes: int = search.NODES  # positions searched per block; the longest dev-set proof took 67
+    read_position_nodes: int = search.POSITION_NODES  # and per position; the worst dev position: about 17 ms
+
+    # eye shape (``classifiers.eyespace``)
+    big_eye: int = 7  # a region this big lives alone (empty points; all, as an opponent's eye): Go theory
+    big_eye_and_another: int = 6  # and this big beside another eye; six points make one (2017-01-13-14)
+    few_stones: int = 3  # opponent stones too few to live inside a big eye: Go theory
+    open_board: float = 0.5  # a region over this share of the board is no eye (a four-move opening)
+    small_eye: int = 8  # regions up to this size are a walled-in group's eyes; chosen with the rule, not swept
+    taken_min: int = 2  # prisoners in atari this big leave an eye once taken (one stone: a ko); hard__9700868
+
+    # mutual seki (``classifiers.seki``) and races (``classifiers.race``)
+    seki_min_opponent: int = 4  # smaller partners may be thrown in: the archive's one wrong revival, 2 stones
+    race_max_liberties: int = 12  # a side with more wins any race the liberty counts describe; not swept
+
+
+DEFAULT = PassSettings()
