@@ -394,3 +394,39 @@ def test_calibration_keeps_every_verdict_on_its_side_and_travels_in_the_model_fi
     path = tmp_path / "m.npz"
     model_file.save(path, choices.apply(model, calibration=1.5))
     assert model_file.load(path).refiner.calibration == 1.5
+
+
+def test_a_group_the_cascade_and_the_reader_disagree_on_is_flagged_parted():
+    """Our 9x9 example with a seki: the cascade and the reader lie more than the shipped model's
+    part margin apart on an 11-stone group; it is flagged 'parted' (a person should look), and a
+    model without a part margin leaves it unflagged with the same verdict."""
+    import copy
+
+    from conftest import EXAMPLES
+    from seog.features import sgf
+    from seog.scoring.score import default_model, score_game
+
+    shipped = default_model()
+    assert shipped.part_margin == 0.3
+    game = sgf.load(EXAMPLES / "seki-and-dead-stones-9x9.sgf")
+    parted = [b for b in score_game(game).blocks if b.doubt == "parted"]
+    assert [len(b.points) for b in parted] == [11]
+    assert "cascade and the reader disagree" in parted[0].why_uncertain
+    never = copy.copy(shipped)
+    never.part_margin = 1.0
+    same = {b.block: b for b in score_game(game, model=never).blocks}
+    assert not same[parted[0].block].uncertain and same[parted[0].block].alive == parted[0].alive
+
+
+def test_a_model_file_keeps_its_part_margin_and_one_written_without_it_flags_no_part(tmp_path):
+    from seog.scoring.score import default_model
+
+    path = model_file.save(tmp_path / "m.npz", default_model())
+    assert model_file.load(path).part_margin == 0.3
+    with np.load(path) as arrays:
+        entries = dict(arrays)
+    meta = json.loads(str(entries["meta"]))
+    del meta["refiner"]["part_margin"]
+    entries["meta"] = np.array(json.dumps(meta))
+    np.savez(tmp_path / "older.npz", **entries)
+    assert model_file.load(tmp_path / "older.npz").part_margin == model_file.NEVER_PARTED

@@ -143,7 +143,7 @@ def test_the_api_answers_a_block_a_rule_turned_against_a_sure_reader():
     data = (shared_dir("cases") / "gnugo-9x9-living-group-called-dead.sgf").read_text()
     answer = TestClient(create_app()).post("/v1/score", json={"sgf": data})
     assert answer.status_code == 200, answer.text
-    assert {b["doubt"] for b in answer.json()["blocks"]} <= {None, "model", "race", "rule"}
+    assert {b["doubt"] for b in answer.json()["blocks"]} <= {None, "model", "race", "rule", "parted"}
 
 
 def test_the_choices_command_writes_rules_and_margins_and_refuses_an_unknown_rule(tmp_path, capsys):

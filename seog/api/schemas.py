@@ -184,10 +184,11 @@ class Block(BaseModel):
     p_alive: float | None = Field(description="the model's probability that the block is alive (null where a "
                                               "rule settled it alone: benson, atari, markup)")
     uncertain: bool = Field(description="the verdict is in doubt: ask the players to confirm")
-    doubt: Literal["model", "race", "rule"] | None = Field(
+    doubt: Literal["model", "race", "rule", "parted"] | None = Field(
         None, description="why it is in doubt: 'model' (its probability is near 0.5), 'race' (a liberty race "
                           "with one neighbouring group that its capturer may not win: seki, or a capture the "
-                          "other way) or 'rule' (a rule after the nets turned a verdict the reader was sure of)")
+                          "other way), 'rule' (a rule after the nets turned a verdict the reader was sure of) or "
+                          "'parted' (the cascade and the reader disagree on it)")
 
 
 class Points(BaseModel):

@@ -19,7 +19,8 @@ from seog.classifiers import model_file
 
 def apply(model: model_file.Model, rules: list[str] | None = None, refiner_margin: float | None = None,
           cascade_margin: float | None = None, name: str | None = None,
-          description: str | None = None, calibration: float | None = None) -> model_file.Model:
+          description: str | None = None, calibration: float | None = None,
+          part_margin: float | None = None) -> model_file.Model:
     """``model`` with the rules it keeps, its margins, name and description set (None: left as
     they are)."""
     from seog.classifiers.status import later_passes
@@ -33,6 +34,10 @@ def apply(model: model_file.Model, rules: list[str] | None = None, refiner_margi
         model.refiner_margin = float(refiner_margin)
     if cascade_margin is not None:
         model.uncertain_margin = float(cascade_margin)
+    if part_margin is not None:
+        if model.refiner is None or not 0.0 <= part_margin <= 1.0:
+            raise ValueError("a part margin needs a model with a refiner, and a margin in [0, 1]")
+        model.part_margin = float(part_margin)
     if calibration is not None:
         if model.refiner is None or not calibration > 0:
             raise ValueError("a calibration factor needs a model with a refiner, and a factor above 0")
@@ -50,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rules", help="the rules after the nets to keep, comma-separated ('' for none)")
     p.add_argument("--refiner-margin", type=float, help="flag a block when the refiner's |p - 0.5| is below this")
     p.add_argument("--cascade-margin", type=float, help="flag a block when the cascade's |p - 0.5| is below this")
+    p.add_argument("--part-margin", type=float,
+                   help="flag a block when the cascade's p_alive and the refiner's lie further apart than this")
     p.add_argument("--calibration", type=float, help="the refiner's calibration factor (heldout's best_factor)")
     p.add_argument("--name", help="the model's name in the answers")
     p.add_argument("--description", help="one line on what the model is")
@@ -58,13 +65,13 @@ def main(argv: list[str] | None = None) -> int:
     rules = None if args.rules is None else [r.strip() for r in args.rules.split(",") if r.strip()]
     try:
         model = apply(model_file.load(args.model), rules, args.refiner_margin, args.cascade_margin,
-                      args.name, args.description, args.calibration)
+                      args.name, args.description, args.calibration, args.part_margin)
         model_file.save(args.save, model)
     except (ValueError, model_file.ModelFileError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"{args.save}: rules {model.meta.get('rules', 'all')}, refiner margin {model.refiner_margin}, "
-          f"cascade margin {model.uncertain_margin}")
+          f"cascade margin {model.uncertain_margin}, part margin {model.part_margin}")
     return 0
 
 

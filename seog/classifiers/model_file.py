@@ -35,6 +35,8 @@ class ModelFileError(ValueError):
     """A model file that cannot be read, or a model that does not hold together."""
 
 
+NEVER_PARTED = 1.0  # no two probabilities lie further apart: a model without a part margin flags no part
+
 @dataclass(eq=False)
 class Model:
     """A cascade of nets with what is needed to feed them.
@@ -44,7 +46,9 @@ class Model:
     the same features followed by the ``N_DYNAMIC`` slot means of the previous net's predictions.
     A block whose probability ``p`` of being alive has ``|p - 0.5| < uncertain_margin`` is flagged
     uncertain. ``refiner``, when present, reads the whole board after the cascade and has the last
-    word (``refiner_margin`` flags its doubts). ``meta`` records how the model was trained.
+    word (``refiner_margin`` flags its doubts; ``part_margin`` flags a block where the cascade's
+    probability and the refiner's lie further apart than it, 1 for never). ``meta`` records how
+    the model was trained.
     """
 
     nets: list[Net]
@@ -54,6 +58,7 @@ class Model:
     meta: dict = field(default_factory=dict)
     refiner: Refiner | None = None
     refiner_margin: float = DEFAULT.refiner_margin
+    part_margin: float = NEVER_PARTED
 
     def __post_init__(self):
         n = len(self.feature_names)
@@ -69,6 +74,8 @@ class Model:
             raise ModelFileError(f"the uncertain margin must lie in [0, 0.5], got {self.uncertain_margin}")
         if not 0.0 <= self.refiner_margin <= 0.5:
             raise ModelFileError(f"the refiner's uncertain margin must lie in [0, 0.5], got {self.refiner_margin}")
+        if not 0.0 <= self.part_margin <= NEVER_PARTED:
+            raise ModelFileError(f"the part margin must lie in [0, 1], got {self.part_margin}")
 
     @property
     def layout(self) -> list[list[int]]:
@@ -88,7 +95,8 @@ def save(path, model: Model) -> Path:
     meta.pop("refiner", None)
     if model.refiner is not None:
         meta["refiner"] = dict(model.meta.get("refiner", {}), layers=model.refiner.layers,
-                               channels=model.refiner.channels, margin=float(model.refiner_margin))
+                               channels=model.refiner.channels, margin=float(model.refiner_margin),
+                               part_margin=float(model.part_margin))
     arrays = {"feature_names": np.array(model.feature_names, dtype=str),
               "meta": np.array(json.dumps(meta, sort_keys=True))}
     for k, net in enumerate(model.nets):
@@ -149,14 +157,15 @@ def load(path) -> Model:
                 raise ModelFileError(f"{path}: net {k + 1} has units {nets[-1].sizes}, the layout says {sizes}")
         names = [str(s) for s in arrays["feature_names"]]
         scaler = Scaler.from_dict(meta["scaler"])
-        refiner, refiner_margin = None, DEFAULT.refiner_margin
+        refiner, refiner_margin, part_margin = None, DEFAULT.refiner_margin, NEVER_PARTED
         if "refiner" in meta:
             prefix = "refiner_"
             refiner = Refiner.from_arrays({k[len(prefix):]: a for k, a in arrays.items() if k.startswith(prefix)},
                                           int(meta["refiner"]["layers"]))
             refiner_margin = float(meta["refiner"].get("margin", DEFAULT.refiner_margin))
+            part_margin = float(meta["refiner"].get("part_margin", NEVER_PARTED))
         return Model(nets, names, scaler, float(meta.get("uncertain_margin", DEFAULT.cascade_margin)), meta,
-                     refiner, refiner_margin)
+                     refiner, refiner_margin, part_margin)
     except KeyError as exc:
         raise ModelFileError(f"{path} lacks the entry {exc}") from None
     except ModelFileError:

@@ -380,7 +380,7 @@ def block_p_alive(topology: Topology, owner: np.ndarray) -> np.ndarray:
 
 
 def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refiner,
-           margin: float, finished: bool = True) -> dict[int, BlockStatus]:
+           margin: float, finished: bool = True, part_margin: float = 1.0) -> dict[int, BlockStatus]:
     """Every block's status after the refiner has read the board with the cascade's verdicts.
 
     Blocks that are unconditionally alive stay alive; every other block takes the refiner's
@@ -388,7 +388,9 @@ def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refine
     had already flagged it: two readers in doubt catch more wrong verdicts than either alone.
     When one pass leaves a block within the margin, ``p`` is the mean over the 16 symmetries
     (``symmetric_ownership``), so a turned, mirrored or colour-swapped board gets the same
-    verdicts; a block either pass puts within the margin is flagged.
+    verdicts; a block either pass puts within the margin is flagged. A block whose cascade
+    probability and refined one lie more than ``part_margin`` apart is flagged too (``parted``):
+    where the two readers part, one of them is wrong.
     """
     seg, n_segments = segments(topology)
     x = inputs(topology, statuses)
@@ -409,5 +411,7 @@ def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refine
         else:
             q = p[block.id]
             doubt = Doubt.MODEL if doubted[block.id] or st.uncertain else Doubt.NONE
+            if not doubt and st.p_alive is not None and abs(st.p_alive - q) > part_margin:
+                doubt = Doubt.PARTED
             out[block.id] = BlockStatus(block.id, block.color, block.points, q > 0.5, Source.READER, q, doubt)
     return out

@@ -163,7 +163,8 @@ def read(topology: Topology, model=None, finished: bool = True,
     reads that). The nets' flag margins are the model's own (``model_file``), not ``settings``'."""
     settled = cascade_statuses(topology, model, settings)
     if getattr(model, "refiner", None) is not None:
-        settled = refine(topology, settled, model.refiner, model.refiner_margin, finished)
+        settled = refine(topology, settled, model.refiner, model.refiner_margin, finished,
+                         getattr(model, "part_margin", 1.0))
     return settled
 
 

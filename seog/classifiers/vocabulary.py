@@ -57,6 +57,7 @@ class Doubt(StrEnum):
     MODEL = "model"  # the nets' probability is near the decision boundary
     RACE = "race"  # a liberty race its capturer may not win (classifiers.race)
     RULE = "rule"  # a rule turned a verdict the reader was sure of (SURE)
+    PARTED = "parted"  # the cascade and the reader lie far apart on it (the model's part margin)
 
 
 # A rule after the nets that turns a block the reader gives p at or beyond this (either way)
@@ -101,6 +102,8 @@ class BlockStatus:
             return "in a liberty race that may end in seki, or in a capture the other way"
         if self.doubt == Doubt.RULE:
             return f"the {self.source} rule turned the reader's verdict, p(alive) {float(self.p_alive):.2f}"
+        if self.doubt == Doubt.PARTED:
+            return f"the cascade and the reader disagree, the reader's p(alive) {float(self.p_alive):.2f}"
         return "" if self.p_alive is None else f"p(alive) {float(self.p_alive):.2f}"
 
     def doubted(self, doubt: Doubt) -> BlockStatus:
