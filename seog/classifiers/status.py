@@ -22,7 +22,7 @@ they are given (``classifiers.settings``: ``decide(..., settings=...)``, ``DEFAU
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 import numpy as np
 
@@ -138,14 +138,15 @@ def cascade_statuses(topology: Topology, model=None, settings: PassSettings = DE
 
 
 def decide(topology: Topology, model=None, passes: Collection[str] | None = None,
-           finished: bool = True, settings: PassSettings = DEFAULT) -> list[BlockStatus]:
+           finished: bool = True, settings: PassSettings = DEFAULT,
+           overrides: Mapping[int, bool] | None = None) -> list[BlockStatus]:
     """A status for every block, in block id order: what the nets read (``read``), then the
     rules after them (``apply_rules``: those the model keeps, ``model_rules``, or those named in
     ``passes``, ``()`` for none; the eye-shape rules only on a ``finished`` position), every pass
-    with the thresholds of ``settings``."""
+    with the thresholds of ``settings``; then a person's ``overrides`` (block id -> alive?)."""
     passes = model_rules(model) if passes is None else passes
     settled = apply_rules(topology, read(topology, model, finished, settings), model is not None, passes,
-                          finished, settings)
+                          finished, settings, overrides)
     return [settled[b.id] for b in topology.blocks]
 
 
@@ -170,12 +171,14 @@ def read(topology: Topology, model=None, finished: bool = True,
 
 def apply_rules(topology: Topology, settled: dict[int, BlockStatus], rules: bool = True,
                 passes: Collection[str] | None = None, finished: bool = True,
-                settings: PassSettings = DEFAULT) -> dict[int, BlockStatus]:
+                settings: PassSettings = DEFAULT, overrides: Mapping[int, bool] | None = None,
+                ) -> dict[int, BlockStatus]:
     """The rules of ``later_passes`` after the nets' reading (when ``rules``): all of them, or
     those named in ``passes``, less the eye-shape rules when the position is not ``finished``,
     each with the thresholds of ``settings``. A block a rule turns against a reader that was sure
-    of it (``settings.sure``) is flagged (``doubt`` 'rule'). The race flag (``classifiers.race``)
-    always runs last: it changes no verdict."""
+    of it (``settings.sure``) is flagged (``doubt`` 'rule'). A person's ``overrides`` (block id ->
+    alive?) come after the rules, never in doubt. The race flag (``classifiers.race``) always
+    runs last, once: it changes no verdict, and a race a person has settled is not in doubt."""
     if passes is not None and (unknown := set(passes) - {name for name, _ in PIPELINE}):
         raise ValueError(f"unknown passes {sorted(unknown)}: the passes are "
                          f"{', '.join(name for name, _ in PIPELINE)}")
@@ -185,7 +188,17 @@ def apply_rules(topology: Topology, settled: dict[int, BlockStatus], rules: bool
             if (passes is None or name in passes) and (finished or not name.reads_eye_shape):
                 settled = run(topology, settled, settings)
         settled = flag_sure_turned(before, settled, settings.sure)
-    return flag_races(topology, settled, settings)
+    return flag_races(topology, overridden(settled, overrides or {}), settings)
+
+
+def overridden(settled: dict[int, BlockStatus], overrides: Mapping[int, bool]) -> dict[int, BlockStatus]:
+    """``settled`` with a person's verdicts (block id -> alive?): source 'override', the nets'
+    probability kept, no doubt."""
+    out = dict(settled)
+    for b, alive in overrides.items():
+        st = settled[b]
+        out[b] = BlockStatus(st.block, st.color, st.points, bool(alive), Source.OVERRIDE, st.p_alive)
+    return out
 
 
 def flag_sure_turned(before: dict[int, BlockStatus], settled: dict[int, BlockStatus],

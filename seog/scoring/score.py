@@ -21,8 +21,7 @@ from dataclasses import replace
 import numpy as np
 
 from seog.classifiers import model_file
-from seog.classifiers.race import flag_races
-from seog.classifiers.status import decide
+from seog.classifiers.status import decide, overridden
 from seog.classifiers.vocabulary import EYE_SHAPE_RULES, BlockStatus, Source
 from seog.features.arrays import label, shrink
 from seog.features.board import Board, IllegalPosition
@@ -90,34 +89,32 @@ def check_liberties(topology: Topology) -> None:
 
 
 def decide_blocks(request: ScoreRequest, topology: Topology, model, finished: bool) -> list[BlockStatus]:
-    """Every block's status, in block id order: from the dead stones the request gives (a block
-    with any stone given dead is dead), else decided by the model."""
+    """Every block's status, in block id order, with the caller's overrides: from the dead stones
+    the request gives (a block with any stone given dead is dead), else decided by the model,
+    which flags races after the overrides (a race a person has settled is not in doubt)."""
+    overrides = override_blocks(request, topology)
     if request.dead is None:
-        return decide(topology, model, finished=finished)
+        return decide(topology, model, finished=finished, overrides=overrides)
     mask = request.dead
-    return [BlockStatus(b.id, b.color, b.points, not mask.flat[b.points].any(), Source.MARKUP)
-            for b in topology.blocks]
+    marked = {b.id: BlockStatus(b.id, b.color, b.points, not mask.flat[b.points].any(), Source.MARKUP)
+              for b in topology.blocks}
+    return list(overridden(marked, overrides).values())
 
 
-def with_overrides(request: ScoreRequest, topology: Topology, statuses: list[BlockStatus]) -> list[BlockStatus]:
-    """``statuses`` with the caller's overrides applied; the races flagged again after them, as
-    a race a person has settled is not in doubt (``classifiers.race``)."""
-    statuses = list(statuses)
+def override_blocks(request: ScoreRequest, topology: Topology) -> dict[int, bool]:
+    """The caller's overrides by block id (grid index of any stone -> alive?)."""
+    out = {}
     for index, alive in request.overrides.items():
         label = topology.block_of.flat[index]
         if not label:
             raise ValueError(f"override at {_vertex(index, request.size)}: no stone there")
-        st = statuses[label - 1]
-        statuses[label - 1] = BlockStatus(st.block, st.color, st.points, bool(alive), Source.OVERRIDE, st.p_alive)
-    if request.overrides and request.dead is None:
-        statuses = list(flag_races(topology, dict(enumerate(statuses))).values())
-    return statuses
+        out[int(label) - 1] = bool(alive)
+    return out
 
 
 def count_request(request: ScoreRequest, topology: Topology, statuses: list[BlockStatus]) -> Score:
-    """The count of ``statuses`` with the caller's overrides (what is read), under the request's
-    rules."""
-    return count_blocks(request.board.grid, with_overrides(request, topology, statuses), request.rules,
+    """The count of ``statuses`` (what is read) under the request's rules."""
+    return count_blocks(request.board.grid, statuses, request.rules,
                         request.komi, request.handicap, dict(request.prisoners))
 
 
