@@ -444,7 +444,7 @@ def test_a_signal_stops_the_run_with_the_summary_the_report_and_exit_128_plus_it
 
 
 def test_sighup_stops_the_run_as_ctrl_c_does(games, tmp_path, monkeypatch):
-    """A dropped ssh session: the signal is sent to this very process while a game is scored."""
+    """A dropped ssh connection: the signal is sent to this very process while a game is scored."""
     if signal.getsignal(signal.SIGHUP) != signal.SIG_DFL:
         pytest.skip("SIGHUP is ignored here (nohup), and so left alone by annotate")
 

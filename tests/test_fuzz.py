@@ -32,7 +32,7 @@ from seog.scoring.rules import check_suicides
 from seog.scoring.score import score_game
 
 LONG = os.environ.get("SEOG_FUZZ") == "long"
-# Examples per test: (default, long). A GTP example is a session of 4 to 40 lines.
+# Examples per test: (default, long). A GTP example is a conversation of 4 to 40 lines.
 EXAMPLES_PER_TEST = {"sgf": (300, 70_000), "board": (25, 10_000), "gtp": (30, 4_000)}
 LIMIT_S = {"sgf": 10.0, "board": 30.0, "gtp": 30.0}  # per input: far above the slowest seen (docs)
 
@@ -345,17 +345,17 @@ def gtp_line(draw, files: list[str]) -> str:
 
 
 @pytest.fixture(scope="module")
-def gtp_sessions(sgf_files):
+def gtp_conversations(sgf_files):
     return st.lists(gtp_line(sgf_files), min_size=4, max_size=40)
 
 
-def test_any_gtp_command_line_gets_one_framed_answer_or_failure(gtp_sessions):
-    """Sessions of command lines on a fresh referee (so that sizes, moves and handicaps pile
+def test_any_gtp_command_line_gets_one_framed_answer_or_failure(gtp_conversations):
+    """Conversations of command lines on a fresh referee (so that sizes, moves and handicaps pile
     up): each line gets ``= ...`` or ``? message``, never ``internal error``, framed as GTP wants."""
 
     @fuzz_settings("gtp")
-    @given(lines=gtp_sessions)
-    def session(lines):
+    @given(lines=gtp_conversations)
+    def conversation(lines):
         gtp = GtpReferee(Referee(model=None), log=io.StringIO())
         for line in lines:
             with bounded("gtp", line):
@@ -366,4 +366,4 @@ def test_any_gtp_command_line_gets_one_framed_answer_or_failure(gtp_sessions):
             assert "internal error" not in reply, (line, reply)
             STATS["gtp"]["answered"] += reply[0] == "="
 
-    session()
+    conversation()

@@ -532,7 +532,7 @@ def _keep(out: Path, row: Row, data: bytes | None, append: Callable[[Row], None]
 
 @contextmanager
 def _stop_on_signals():
-    """SIGTERM (a scheduler's time limit, ``kill``) and SIGHUP (a dropped ssh session) stop the run
+    """SIGTERM (a scheduler's time limit, ``kill``) and SIGHUP (a dropped ssh connection) stop the run
     as Ctrl-C does. A signal already ignored (``nohup``) stays ignored."""
     if threading.current_thread() is not threading.main_thread():
         yield
