@@ -9,6 +9,9 @@ from scipy import ndimage
 
 from seog.features import vector as V
 from seog.features.arrays import FOUR
+from seog.features.families import FAMILIES
+from seog.features.measures import measure
+from seog.features.neighbours import pair_rank, row_rank
 from seog.features.scaling import Scaler, ScalerError
 from seog.features.shapes import split_mask
 from seog.features.topology import analyze
@@ -39,6 +42,31 @@ def test_registry_has_every_study_feature_once_and_set_a_is_33_of_them():
         assert name in V.SET_B
     assert all(f.definition.endswith(".") and f.sets in ("AB", "B") for f in V.FEATURES)
     assert len(V.DYNAMIC) == 7
+
+
+def test_the_families_columns_are_the_registry_in_order_for_both_sets():
+    assert [f.name for f in V.FEATURES] == [name for family in FAMILIES for name in family.names]
+    assert [f.family for f in V.FEATURES] == [family.name for family in FAMILIES for _ in family.names]
+    topo = analyze(board(SURROUNDED).grid)
+    m, ids = measure(topo), list(range(len(topo.blocks)))
+    for names in (V.SET_A, V.SET_B):
+        rows = V.extract(topo, ids, names)
+        assert rows.shape == (len(ids), len(names))
+        for family in FAMILIES:
+            columns = np.concatenate([np.reshape(c, (len(ids), -1)) for c in family.function(m)], axis=1)
+            assert columns.shape[1] == len(family.names), family.name
+            for j, name in enumerate(family.names):
+                if name in names:
+                    assert np.array_equal(rows[:, names.index(name)], columns[:, j]), name
+    assert np.array_equal(V.compute(topo).values, V.extract(topo, ids))
+
+
+def test_a_topology_is_frozen_and_its_table_computed_once():
+    topo = analyze(board(SURROUNDED).grid)
+    with pytest.raises(AttributeError):
+        topo.blocks = []
+    assert V.table(topo) is V.table(topo)
+    assert V.table(analyze(topo.grid)) is not V.table(topo)
 
 
 def test_docs_list_every_feature_with_its_set():
@@ -447,4 +475,6 @@ def test_row_ranks_are_numpys_unique_inverse_on_random_tables():
     rng = np.random.default_rng(3)
     for _ in range(100):
         rows = rng.integers(0, 3, size=(int(rng.integers(1, 60)), 4)).astype(np.float64)
-        assert np.array_equal(V._row_rank(rows), np.unique(rows, axis=0, return_inverse=True)[1].reshape(-1))
+        assert np.array_equal(row_rank(rows), np.unique(rows, axis=0, return_inverse=True)[1].reshape(-1))
+        pairs = rng.integers(-4, 4, size=(int(rng.integers(1, 60)), 2))
+        assert np.array_equal(pair_rank(pairs[:, 0], pairs[:, 1]), row_rank(pairs))
