@@ -35,6 +35,22 @@ LEFT_IN_NOTE = ("tromp-taylor rules count every stone on the board: 2 stones seo
                 "count as they stand; capture them before the game ends to take them off")
 
 
+# Two walls on a 9x9 board, Black's on column D and White's on E: each side has two one-point
+# eyes on the top edge (alive by Benson), and the white stone at C7 inside Black's area is in
+# atari (dead by the static pass).
+TWO_WALLS = [
+    ".X.XO.O.O",
+    "XXXXOOOOO",
+    ".XOXO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+    "...XO....",
+]
+
+
 def board(picture: str) -> Board:
     """A board from a picture: X black, O white, . empty; rows top to bottom."""
     return Board.from_rows(picture)

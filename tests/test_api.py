@@ -16,28 +16,15 @@ import httpx
 import pytest
 import uvicorn
 
-from conftest import LEFT_IN_NOTE, STONES_LEFT_IN
+from conftest import LEFT_IN_NOTE, STONES_LEFT_IN, TWO_WALLS
 from seog.api.errors import MAX_DRAIN
 from seog.api.http import create_app
 from seog.cli import main as cli_main
 from seog.features import coords, sgf
 from seog.features.board import Board
 
-# Two walls on a 9x9 board: each side has two one-point eyes on the top edge (alive by Benson),
-# and the white stone at C7 inside Black's area is in atari (dead by the static pass).
-# Japanese, komi 6.5: Black 22 territory + 1 dead = 23, White 30 + 6.5 -> W+13.5.
-# Chinese, komi 7.5: Black 14 stones + 22 = 36, White 15 + 30 + 7.5 -> W+16.5.
-TWO_WALLS = [
-    ".X.XO.O.O",
-    "XXXXOOOOO",
-    ".XOXO....",
-    "...XO....",
-    "...XO....",
-    "...XO....",
-    "...XO....",
-    "...XO....",
-    "...XO....",
-]
+# TWO_WALLS (conftest): Japanese, komi 6.5: Black 22 territory + 1 dead = 23, White 30 + 6.5 ->
+# W+13.5. Chinese, komi 7.5: Black 14 stones + 22 = 36, White 15 + 30 + 7.5 -> W+16.5.
 
 
 def sgf_text(rows, *, komi=6.5, rules="Japanese", result="W+13.5", last="") -> str:

@@ -6,7 +6,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from conftest import LEFT_IN_NOTE, STONES_LEFT_IN, board
+from conftest import LEFT_IN_NOTE, STONES_LEFT_IN, TWO_WALLS, board
 from seog.api import positions
 from seog.features import coords, sgf
 from seog.features.board import IllegalPosition
@@ -15,19 +15,6 @@ from seog.scoring.report import to_dict
 from seog.scoring.request import NoMarkup, ScoreRequest, from_board, from_game
 from seog.scoring.rules import DeadNotCounted, get_rules
 from seog.scoring.score import score, score_game
-
-# Black's wall on column D, White's on E; a white stone at C7 in Black's side.
-TWO_WALLS = [
-    ".X.XO.O.O",
-    "XXXXOOOOO",
-    ".XOXO....",
-    "...XO....",
-    "...XO....",
-    "...XO....",
-    "...XO....",
-    "...XO....",
-    "...XO....",
-]
 
 
 def setup_record(rows, *, komi=6.5, rules="Japanese", extra="") -> str:
