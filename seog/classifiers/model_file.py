@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from seog.classifiers.mlp import Net
-from seog.classifiers.refiner import Refiner
+from seog.classifiers.refiner import NEVER_PARTED, Refiner
 from seog.classifiers.settings import DEFAULT
 from seog.features.scaling import Scaler, ScalerError
 
@@ -33,8 +33,6 @@ N_DYNAMIC = 7  # predicted statuses fed to every net after the first
 class ModelFileError(ValueError):
     """A model file that cannot be read, or a model that does not hold together."""
 
-
-NEVER_PARTED = 1.0  # no two probabilities lie further apart: a model without a part margin flags no part
 
 @dataclass(eq=False)
 class Model:

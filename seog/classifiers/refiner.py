@@ -31,6 +31,7 @@ from seog.features.topology import Topology
 _sgemm = extension("linalg", "_fblas").sgemm
 _csr_matvecs = extension("sparse", "_sparsetools").csr_matvecs
 
+NEVER_PARTED = 1.0  # no two probabilities lie further apart: a model without a part margin flags no part
 N_INPUTS = len(PLANES) + 1  # the board planes and the cascade's status plane
 # A refiner may take one more plane, 1 on every point of a finished position and 0 on an
 # unfinished one (a resignation, a time loss, open borders), so that it reads a finished board
@@ -380,7 +381,7 @@ def block_p_alive(topology: Topology, owner: np.ndarray) -> np.ndarray:
 
 
 def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refiner,
-           margin: float, finished: bool = True, part_margin: float = 1.0) -> dict[int, BlockStatus]:
+           margin: float, finished: bool = True, part_margin: float = NEVER_PARTED) -> dict[int, BlockStatus]:
     """Every block's status after the refiner has read the board with the cascade's verdicts.
 
     Blocks that are unconditionally alive stay alive; every other block takes the refiner's

@@ -31,7 +31,7 @@ from seog.classifiers.cascade import classify
 from seog.classifiers.eyespace import big_eye_alive, enclosed_alive, eyeless_dead
 from seog.classifiers.race import flag_races
 from seog.classifiers.reading import read_dead
-from seog.classifiers.refiner import refine
+from seog.classifiers.refiner import NEVER_PARTED, refine
 from seog.classifiers.seki import seki_alive
 from seog.classifiers.settings import DEFAULT, PassSettings
 from seog.classifiers.vocabulary import (  # noqa: F401  (the vocabulary, also reached from here)
@@ -165,7 +165,7 @@ def read(topology: Topology, model=None, finished: bool = True,
     settled = cascade_statuses(topology, model, settings)
     if getattr(model, "refiner", None) is not None:
         settled = refine(topology, settled, model.refiner, model.refiner_margin, finished,
-                         getattr(model, "part_margin", 1.0))
+                         getattr(model, "part_margin", NEVER_PARTED))
     return settled
 
 
