@@ -209,3 +209,47 @@ def test_the_copy_from_the_tree_read_once_is_the_copy_from_the_text_read_again(l
     once = annotated_sgf(game, score, "a note")
     assert once == annotated_sgf(replace(game, parsed=None), score, "a note")  # parsed again
     assert annotated_sgf(game, score, "a note") == once  # the tree kept is left as it was read
+
+
+def main_line_maps(data: bytes) -> list[dict]:
+    """The raw property maps of a record's main line, as sgfmill's parser reads the text."""
+    from sgfmill import sgf_grammar
+
+    tree, out = sgf_grammar.parse_sgf_game(data), []
+    while tree is not None:
+        out.extend(tree.sequence)
+        tree = tree.children[0] if tree.children else None
+    return out
+
+
+@pytest.mark.parametrize("folder", ["kgs-2017-q1", "gnugo-regression-games", "cases"])
+def test_every_copy_of_a_dev_record_parses_back_node_for_node(folder):
+    """The copy is checked by the form of its values, not by parsing it again: parsing each one
+    here must give the original's main line, each value in UTF-8, plus seog's node at its end."""
+    for path in sorted(shared_dir(folder).glob("*.sgf")):
+        data = path.read_bytes()
+        row, out = ann.annotate_bytes(path.name, data)
+        if row.status != ann.ANNOTATED:
+            continue
+        copy, original = main_line_maps(out), main_line_maps(data)
+        assert len(copy) == len(original) + (not original[-1].get("C", [b""])[0].startswith(b"seog:")), path.name
+        for before, after in zip(original[1:], copy[1:]):
+            if "TB" in after or (after.get("C") or [b""])[0].startswith(b"seog:"):
+                break
+            assert before.keys() == after.keys(), path.name
+
+
+def test_a_copy_that_would_not_read_back_is_refused_and_nothing_is_written():
+    """A value that would swallow what follows it (an unescaped ']') stops the copy."""
+    game = sgf.loads((shared_dir("kgs-2017-q1") / f"{KGS[0]}.sgf").read_bytes())
+    game.parsed.tree.sequence[0]["PB"] = [b"Black] GN[swallowed"]
+    with pytest.raises(sgf.SgfError, match="would not read back.*PB"):
+        annotated_sgf(game, score_game(game))
+
+
+def test_a_lone_variation_is_written_as_part_of_the_line_before_it():
+    """``(;..;B[..](;W[..]))`` is one line: the copy writes it as ``(;..;B[..];W[..];seog's node)``."""
+    data = b"(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese];B[ee](;W[cc];B[gg]))"
+    out = annotated(data)
+    assert out.count(b"(;") == 1 and b";W[cc];B[gg];" in out
+    assert sgf.loads(out).moves == sgf.loads(data).moves

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from sgfmill import sgf, sgf_grammar
+from sgfmill import sgf, sgf_grammar, sgf_properties
 
 from seog import clip
 from seog.features import coords
@@ -203,8 +203,8 @@ def loads(data: bytes | str) -> Game:
         if root.has_property(key):
             game.properties[key] = _text(root, key)
 
-    nodes = record.get_main_sequence()
-    game.variations = any(len(node) > 1 for node in _walk(root))
+    nodes = [sgf.Node(properties, record.presenter) for properties in _main_line(tree)]
+    game.variations = any(len(branch.children) > 1 for branch in _branches(tree))
     move_number = 0
     before_moves: dict[int, int] = {}  # point -> colour of the setup before the first move
     for node_number, node in enumerate(nodes):
@@ -496,12 +496,20 @@ def _bad_move(node, size: int) -> str:
     return "bad move value"
 
 
-def _walk(node):
-    stack = [node]
+def _main_line(tree):
+    """The property maps of a coarse tree's main line (each branch's first variation)."""
+    while tree is not None:
+        yield from tree.sequence
+        tree = tree.children[0] if tree.children else None
+
+
+def _branches(tree):
+    """Every branch of a coarse tree (a sequence of nodes and its variations)."""
+    stack = [tree]
     while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n)
+        branch = stack.pop()
+        yield branch
+        stack.extend(branch.children)
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # what terminals and XML must not get
@@ -553,51 +561,69 @@ def with_score(game: Game, result: str, territory: dict, comment: str = "") -> b
 def _marked_copy(game: Game, result: str, territory: dict, comment: str) -> bytes:
     """The record ``game`` was read from, in UTF-8, with RE, the KM and RU of ``game`` where
     they are not what the file says (Fox komi, rules seog does not know), and the marks and
-    comment in a node of their own. Comments, times, variations and other properties stay."""
+    comment in a node of their own. Comments, times, variations and other properties stay.
+    The copy is made on the parsed tree itself (sgfmill's coarse tree, its nodes wrapped one at
+    a time), not on a tree of node objects."""
     tree, encoding = (game.parsed.copy(), game.parsed.encoding) if game.parsed else _parse(game.source)
-    record = sgf.Sgf_game.from_coarse_game_tree(_in_utf8(tree, encoding), "UTF-8")
-    root = record.get_root()
+    tree = _joined(_in_utf8(tree, encoding))
+    presenter = sgf_properties.Presenter(game.size, "UTF-8")
+    root = sgf.Node(tree.sequence[0], presenter)
+    root.set_raw("CA", b"UTF-8")
     root.set("RE", result)
     if _text(root, "RU") != game.rules:
         root.set("RU", game.rules)
     if _komi(_raw(root, "KM"), _from_fox(root), game.size) != (game.komi, ""):
         root.set("KM", game.komi)
     if territory[BLACK] or territory[WHITE] or comment:
-        _set_marks(_seog_node(record.get_last_node()), territory, comment, game.size)
-    data = record.serialise()
-    _check_reads_back(data, record)
-    return data
+        leaf = tree
+        while leaf.children:
+            leaf = leaf.children[0]
+        last = sgf.Node(leaf.sequence[-1], presenter)
+        if not _is_seog_node(last):  # a node of its own after the main line's last
+            leaf.sequence.append({})
+            last = sgf.Node(leaf.sequence[-1], presenter)
+        _set_marks(last, territory, comment, game.size)
+    _check_values(tree)
+    return sgf_grammar.serialise_game_tree(tree, wrap=79)
 
 
-def _check_reads_back(data: bytes, record) -> None:
-    """A copy is written only if its text parses back to the main line it was made from, node
-    for node and value for value: a value written wrong would otherwise swallow properties or
-    moves without a word."""
-    def main_line(tree):
-        while tree is not None:
-            yield from tree.sequence
-            tree = tree.children[0] if tree.children else None
+def _joined(tree):
+    """The coarse tree with a lone variation joined to the sequence before it, as sgfmill
+    writes a record: ``(;B[aa](;W[bb]))`` becomes ``(;B[aa];W[bb])``."""
+    for branch in _branches(tree):  # each branch is joined before its variations are walked
+        while len(branch.children) == 1:
+            only = branch.children[0]
+            branch.sequence.extend(only.sequence)
+            branch.children = only.children
+    return tree
 
-    try:
-        tree = sgf_grammar.parse_sgf_game(data)
-    except ValueError as exc:
-        raise SgfError(f"the annotated copy would not read back ({exc}); the file was left alone") from None
-    wrote = [node.get_raw_property_map() for node in record.get_main_sequence()]
-    if list(main_line(tree)) != wrote:
-        raise SgfError("the annotated copy would not read back as the same game; the file was left alone")
+
+def _check_values(tree) -> None:
+    """A copy is written only if it reads back as the tree it was made from: every value in it
+    must end where it is meant to (no unescaped ']', no lone '\\' at its end), or the reader
+    would take properties or moves into it without a word. Names come from the parser or from
+    seog, and the writer puts each value between its brackets, so well-formed values are what
+    makes the text read back node for node and value for value (``tests/test_copies.py``
+    parses every copy back)."""
+    valid = sgf_grammar.is_valid_property_value
+    for branch in _branches(tree):
+        for properties in branch.sequence:
+            for key, values in properties.items():
+                for value in values:
+                    if (b"]" in value or value.endswith(b"\\")) and not valid(value):
+                        written = clip(value.decode("utf-8", "replace"))
+                        raise SgfError(f"the annotated copy would not read back ({key}[{written}] is not a "
+                                       "well-formed value); the file was left alone")
 
 
 def _in_utf8(tree, encoding: str | None):
     """The coarse tree with every value turned from the file's encoding (``encoding``, or
     the one sgfmill reads from CA) into UTF-8; bytes that do not decode are replaced."""
     encoding = encoding or sgf.Sgf_game.from_coarse_game_tree(tree).get_root().get_encoding()
-    stack = [tree]
-    while stack:
-        branch = stack.pop()
+    for branch in _branches(tree):
         for properties in branch.sequence:
             for key, values in properties.items():
                 properties[key] = [_transcode(v, encoding) for v in values]
-        stack.extend(branch.children)
     return tree
 
 
@@ -643,12 +669,10 @@ def _players_result(last, result: str) -> str:
     return found.group(1) if found else ""
 
 
-def _seog_node(last):
-    """Where the marks and comment go: the last node itself when an earlier copy left it (no
-    move, a comment starting 'seog:'), so that copies of copies do not stack; else a new node."""
-    if last.get_move()[0] is None and _text(last, "C").startswith(SEOG_COMMENT):
-        return last
-    return last.new_child()
+def _is_seog_node(last) -> bool:
+    """Whether ``last`` is the node an earlier copy left (no move, a comment starting 'seog:'),
+    which takes the marks and comment again, so that copies of copies do not stack."""
+    return last.get_move()[0] is None and _text(last, "C").startswith(SEOG_COMMENT)
 
 
 def _set_marks(node, territory: dict, comment: str, size: int) -> None:
