@@ -730,9 +730,9 @@ from seog.datasets import archive
 where, real = sys.argv[1], {"listing": archive.listing, "replace": os.replace}
 
 
-def listing(source):
+def listing(source, **kwargs):
     os.kill(os.getpid(), signal.SIGTERM)
-    return real["listing"](source)
+    return real["listing"](source, **kwargs)
 
 
 def replace(src, dst):  # the report's temporary file is written: SIGTERM before its rename

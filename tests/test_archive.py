@@ -72,3 +72,39 @@ def test_a_zip_archive_is_refused_by_name(tmp_path):
         zf.writestr("a.sgf", GAME)
     with pytest.raises(ValueError, match="zip archives are not supported; use a folder or .tar.gz/.tar.xz"):
         archive.names(path)
+
+
+def entries(path, found=None) -> dict:
+    out, cut = {}, None
+    try:
+        for e in archive.read(path, found=found):
+            out[e.name] = (e.data, e.error)
+    except archive.ArchiveCut as exc:
+        cut = str(exc)
+    return {"entries": out, "cut": cut}
+
+
+@pytest.mark.parametrize("keep", [0, len(GAME) + 40, archive.KEEP_BYTES])
+def test_reading_with_the_listing_gives_what_reading_alone_gives(tmp_path, keep):
+    """``read`` given the listing (its files kept, some kept, none) yields the same entries as
+    ``read`` alone: links, a name stored twice, a cut archive's damage after its games."""
+    path = tmp_path / "games.tar.xz"
+    with tarfile.open(path, "w:xz") as tar:
+        add(tar, "a.sgf", GAME)
+        add(tar, "dup.sgf", GAME + b" ")
+        add(tar, "hard.sgf", type=tarfile.LNKTYPE, linkname="a.sgf")
+        add(tar, "link.sgf", type=tarfile.SYMTYPE, linkname="a.sgf")
+        add(tar, "dup.sgf", GAME + b"  ")
+        add(tar, "b.sgf", GAME * 3)
+    found = archive.listing(path, keep=keep)
+    assert sum(map(len, found.data.values())) <= keep
+    assert entries(path, found) == entries(path) and entries(path)["entries"]["dup.sgf"][0] == GAME + b"  "
+    cut = tmp_path / "cut.tar"
+    with tarfile.open(cut, "w") as tar:
+        for n in range(4):
+            add(tar, f"g{n}.sgf", GAME * 40)
+    cut.write_bytes(cut.read_bytes()[:3 * 2048 + 512 + 700])  # inside the fourth game
+    found = archive.listing(cut, keep=keep)
+    read = entries(cut, found)
+    assert found.cut and read == entries(cut) and read["cut"]
+    assert [bool(error) for _, error in read["entries"].values()] == [False, False, False, True]  # the cut one

@@ -253,8 +253,12 @@ def write_atomic(path: Path, data: bytes) -> None:
     full disk raises DiskFull naming ``path``, and nothing is left of the temporary file."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as fh:
+        try:
+            fh = open(tmp, "wb")
+        except FileNotFoundError:  # the first copy into this folder makes it
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fh = open(tmp, "wb")
+        with fh:
             fh.write(data)
         os.replace(tmp, path)
     except BaseException as exc:
@@ -445,7 +449,7 @@ def _report_folder(path: Path) -> None:
 def _listing(source: Path) -> archive.Listing:
     """The games of ``source``; an input without any, or a tarball unreadable from its start, is a ValueError."""
     try:
-        found = archive.listing(source)
+        found = archive.listing(source, keep=archive.KEEP_BYTES)
     except (FileNotFoundError, ValueError):
         raise
     except archive.ERRORS as exc:
@@ -473,7 +477,7 @@ def _annotate(source: Path, out: Path, found: archive.Listing, workers: int, opt
     start = time.perf_counter()
     bar = _progress(len(todo), sum(r.status == SKIPPED and not r.error for r in rows.values()), progress)
     stopped = full = lost = None
-    results = _run(source, todo, options, workers, cluster)
+    results = _run(source, todo, options, workers, cluster, found)
     try:
         write_report(report_rows(earlier, rows), report_path)
         with appending(report_path) as append:
@@ -559,13 +563,13 @@ def _progress(total: int, skipped: int, enabled: bool):
                 disable=not enabled, dynamic_ncols=True, smoothing=0.1)
 
 
-def _entries(source: Path, todo: list[str]) -> Iterator[archive.Entry]:
+def _entries(source: Path, todo: list[str], found: archive.Listing | None = None) -> Iterator[archive.Entry]:
     """The archive entries named in ``todo``, stopping as soon as all have been read; a damaged
-    tarball raises ArchiveCut after the entries before the damage."""
+    tarball raises ArchiveCut after the entries before the damage. ``found``: its listing."""
     wanted = set(todo)
     if not wanted:
         return
-    reader = archive.read(source, wanted)
+    reader = archive.read(source, wanted, found)
     try:
         for entry in reader:
             yield entry
@@ -576,10 +580,10 @@ def _entries(source: Path, todo: list[str]) -> Iterator[archive.Entry]:
         reader.close()
 
 
-def _run(source: Path, todo: list[str], options: Options, workers: int,
-         cluster: DaskCluster | None) -> Iterator[tuple[Row, bytes | None]]:
+def _run(source: Path, todo: list[str], options: Options, workers: int, cluster: DaskCluster | None,
+         found: archive.Listing | None = None) -> Iterator[tuple[Row, bytes | None]]:
     """Results in completion order: inline, in a process pool, or on a Dask cluster."""
-    entries = _entries(source, todo)
+    entries = _entries(source, todo, found)
     if cluster:
         yield from _run_dask(entries, options, cluster)
     elif workers == 1:
