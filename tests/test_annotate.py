@@ -521,20 +521,30 @@ def dies_in_a_worker(name, data, options=ann.Options()):
 
 
 @pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="workers must inherit the patch")
-def test_a_worker_that_dies_fails_its_games_and_the_run_goes_on_in_a_fresh_pool(tmp_path, monkeypatch):
+@pytest.mark.parametrize("chunk", [1, 3])
+def test_a_worker_that_dies_fails_its_games_and_the_run_goes_on_in_a_fresh_pool(tmp_path, monkeypatch, chunk):
+    """A game a task at first, several when the run is long (``pool_chunk``): the games of the
+    dead worker's tasks fail, the ones after them are scored."""
     src = tmp_path / "in"
     src.mkdir()
-    for name in ["dies", *(f"game-{i:02}" for i in range(12))]:  # more than the 8 games kept in flight
+    games = 12 * chunk  # more than the 8 tasks kept in flight
+    for name in ["dies", *(f"game-{i:02}" for i in range(games))]:
         (src / f"{name}.sgf").write_text(record(TWO_WALLS))
     monkeypatch.setattr(ann, "annotate_bytes", dies_in_a_worker)
+    monkeypatch.setattr(ann, "pool_chunk", lambda games, workers: chunk)
     summary = ann.annotate(src, tmp_path / "out", workers=2, progress=False)
     rows = {r.name: r for r in summary.rows}
     assert rows["dies.sgf"].status == ann.FAILED and rows["dies.sgf"].error == ann.WORKER_DIED
     assert all(r.status == ann.ANNOTATED or r.error == ann.WORKER_DIED for r in rows.values())
-    assert len(rows) == 13 and summary.count(ann.ANNOTATED) >= 1  # the games after the death were scored
+    assert len(rows) == games + 1 and summary.count(ann.ANNOTATED) >= 1  # the games after the death were scored
     monkeypatch.setattr(ann, "annotate_bytes", REAL_ANNOTATE_BYTES)
     rest = ann.annotate(src, tmp_path / "out", workers=2, progress=False)
     assert rest.count(ann.FAILED) == 0 and rest.count(ann.ANNOTATED) == summary.count(ann.FAILED)
+
+
+def test_a_long_run_hands_a_worker_several_games_a_task_and_a_short_one_one():
+    assert [ann.pool_chunk(games, 2) for games in (5, 31, 64, 100, 500, 8270)] == [1, 1, 2, 3, 8, 8]
+    assert ann.pool_chunk(500, 16) == 1
 
 
 def test_exit_code_is_1_when_a_game_failed_and_0_when_every_game_is_written(games, tmp_path, capsys):

@@ -346,13 +346,13 @@ def test_stalled_pool_and_cancelled_games_stop_pooled_after_the_results_that_cam
     with pytest.raises(ann._Stalled):
         list(ann._pooled(submit_stuck, entries, ann.Options(), 2, timeout=0.2))
 
-    def submit_cancelled(fn, name, data, options):
+    def submit_cancelled(fn, games, options):
         fut = futures.Future()
-        if name == "g1.sgf":  # as distributed's executor cancels a game its scheduler lost
+        if games[0][0] == "g1.sgf":  # as distributed's executor cancels a game its scheduler lost
             fut.cancel()
             fut.set_running_or_notify_cancel()
         else:
-            fut.set_result(fn(name, data, options))
+            fut.set_result(fn(games, options))
         return fut
 
     got = []

@@ -48,6 +48,7 @@ PENDING = "pending"  # not settled yet: never written to the report
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)  # handled like Ctrl-C: the run stops, the report stays
 WORKER_DIED = "a worker process died (out of memory, or killed?); a rerun retries this game"
 DASK_TIMEOUT = 60.0  # seconds: reaching the scheduler, and the longest wait for a game to finish on it
+POOL_CHUNK = 8  # games a task of a local pool takes at most: handing work over costs a fifth of a game
 LEFTOVER = re.compile(r"\..+\.[0-9]+\.part")  # write_atomic's temporary files: .NAME.PID.part
 DISK_FULL = {errno.ENOSPC: "disk full", errno.EDQUOT: "disk quota exceeded", errno.EROFS: "read-only file system"}
 
@@ -225,6 +226,12 @@ def annotate_bytes(name: str, data: bytes, options: Options = Options()) -> tupl
     agree = same_result(recorded, counted.result) if parse_result(recorded).counted else None
     return Row(name, ANNOTATED, recorded, counted.result, agree, len(counted.uncertain_blocks),
                finished=counted.finished, unfinished=counted.unfinished), out
+
+
+def annotate_games(games: list[tuple[str, bytes]], options: Options = Options()) -> list[tuple[Row, bytes | None]]:
+    """``annotate_bytes`` for each (name, SGF bytes): one task of a pool, so that a few games
+    share the cost of handing work to a process and back."""
+    return [annotate_bytes(name, data, options) for name, data in games]
 
 
 # ---- files -----------------------------------------------------------------------------------
@@ -590,12 +597,19 @@ def _run(source: Path, todo: list[str], options: Options, workers: int, cluster:
         for entry in entries:
             yield _unread(entry) or annotate_bytes(entry.name, entry.data, options)
     else:
-        yield from _run_pool(entries, options, workers)
+        yield from _run_pool(entries, options, workers, pool_chunk(len(todo), workers))
 
 
-def _run_pool(entries, options: Options, workers: int):
-    """``_pooled`` on local worker processes. A worker that dies (out of memory, killed) breaks
-    the pool: the games it held become failed rows and the run goes on in a fresh pool."""
+def pool_chunk(games: int, workers: int) -> int:
+    """Games per task of a local pool: up to ``POOL_CHUNK``, fewer when a run is short, so that
+    every worker has some 16 tasks to take."""
+    return max(1, min(POOL_CHUNK, games // (16 * workers)))
+
+
+def _run_pool(entries, options: Options, workers: int, chunk: int = 1):
+    """``_pooled`` on local worker processes, ``chunk`` games a task. A worker that dies (out of
+    memory, killed) breaks the pool: the games it held become failed rows and the run goes on in
+    a fresh pool."""
     pool = _new_pool(workers)
 
     def submit(*args):
@@ -608,7 +622,7 @@ def _run_pool(entries, options: Options, workers: int):
             return pool.submit(*args)
 
     try:
-        yield from _pooled(submit, entries, options, 4 * workers)
+        yield from _pooled(submit, entries, options, 4 * workers, chunk=chunk)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -750,26 +764,31 @@ def _stalled(client, address: str, timeout: float) -> str:
             f"{'s' if len(workers) != 1 else ''}: stuck or busy with other work (a longer --dask-timeout waits for them)")
 
 
-def _pooled(submit: Callable, entries, options: Options, in_flight: int, timeout: float | None = None):
-    """Keep at most ``in_flight`` games submitted; yield each result as it completes. No game
-    finished in ``timeout`` seconds raises _Stalled, a game cancelled _Cancelled (after the
-    results that came with it)."""
-    pending: dict[futures.Future, str] = {}
+def _pooled(submit: Callable, entries, options: Options, in_flight: int, timeout: float | None = None,
+            chunk: int = 1):
+    """Keep at most ``in_flight`` tasks of up to ``chunk`` games submitted; yield each game's
+    result as its task completes. No task finished in ``timeout`` seconds raises _Stalled, a task
+    cancelled _Cancelled (after the results that came with it)."""
+    pending: dict[futures.Future, list[str]] = {}
     entries = iter(entries)
     exhausted, cut = False, None
     while pending or not exhausted:
         while not exhausted and len(pending) < in_flight:
-            try:
-                entry = next(entries, None)
-            except archive.ArchiveCut as exc:  # the games in flight, read before the damage, still finish
-                entry, cut = None, exc
-            if entry is None:
-                exhausted = True
-                break
-            if entry.error:
-                yield _unread(entry)
-                continue
-            pending[submit(annotate_bytes, entry.name, entry.data, options)] = entry.name
+            games = []
+            while len(games) < chunk:
+                try:
+                    entry = next(entries, None)
+                except archive.ArchiveCut as exc:  # the games in flight, read before the damage, still finish
+                    entry, cut = None, exc
+                if entry is None:
+                    exhausted = True
+                    break
+                if entry.error:
+                    yield _unread(entry)
+                    continue
+                games.append((entry.name, entry.data))
+            if games:
+                pending[submit(annotate_games, games, options)] = [name for name, _ in games]
         if not pending:
             break
         done, _ = futures.wait(pending, timeout=timeout, return_when=futures.FIRST_COMPLETED)
@@ -777,15 +796,17 @@ def _pooled(submit: Callable, entries, options: Options, in_flight: int, timeout
             raise _Stalled
         cancelled = False
         for fut in done:
-            name = pending.pop(fut)
+            names = pending.pop(fut)
             try:
-                yield fut.result()
+                yield from fut.result()
             except futures.CancelledError:
                 cancelled = True
             except BrokenProcessPool:
-                yield Row(name, FAILED, error=WORKER_DIED), None
+                for name in names:
+                    yield Row(name, FAILED, error=WORKER_DIED), None
             except Exception as exc:  # noqa: BLE001 - a worker that failed otherwise: a rerun retries
-                yield Row(name, FAILED, error=f"worker failed: {type(exc).__name__}: {exc}"), None
+                for name in names:
+                    yield Row(name, FAILED, error=f"worker failed: {type(exc).__name__}: {exc}"), None
         if cancelled:
             raise _Cancelled
     if cut:
