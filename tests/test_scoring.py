@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from conftest import LEFT_IN_NOTE, STONES_LEFT_IN, board, mask
+from conftest import LEFT_IN_NOTE, STONES_LEFT_IN, TWO_WALLS, board, mask
 from seog.classifiers.status import static_statuses
 from seog.cli import main
 from seog.features import coords, sgf
@@ -412,3 +412,37 @@ def test_a_game_decided_without_a_count_says_so_when_scored(capsys):
         score = score_game(game, model=None)
         assert any(f"not a finished position (RE[{re_value}])" in n for n in score.notes) == noted, re_value
         assert (score.unfinished == f"RE[{re_value}]") == noted
+
+
+def two_walls_record(result: str, rules: str = "Japanese") -> bytes:
+    """TWO_WALLS as an SGF record (setup stones, two passes), counted W+13.5 under Japanese rules."""
+    grid = board(TWO_WALLS).grid
+    stones = {c: "".join(f"[{coords.index_to_sgf(i, 9)}]" for i in (grid.ravel() == c).nonzero()[0])
+              for c in (coords.BLACK, coords.WHITE)}
+    return (f"(;GM[1]FF[4]SZ[9]KM[6.5]RU[{rules}]RE[{result}]AB{stones[coords.BLACK]}"
+            f"AW{stones[coords.WHITE]};B[];W[])").encode()
+
+
+def test_a_count_far_from_the_players_result_is_in_doubt_and_says_so():
+    """No block is in doubt on the two walls, but a record 34 points away (B+20.5 for W+13.5 on
+    the board) means a group read wrong or a result agreed otherwise: a person should look."""
+    from seog.scoring.report import to_dict
+    from seog.scoring.score import score_game
+
+    far = score_game(sgf.loads(two_walls_record("B+20.5")))
+    assert far.result == "W+13.5" and not far.uncertain_blocks
+    assert far.record_gap == -34 and far.far_from_record and far.in_doubt
+    assert any("34 points from the recorded result B+20.5" in note for note in far.notes)
+    answer = to_dict(far, "B+20.5")
+    assert answer["uncertain"] is True and answer["record_gap"] == -34
+    near = score_game(sgf.loads(two_walls_record("W+20.5")))  # 7 points: a dame or a komi agreed
+    assert near.record_gap == 7 and not near.in_doubt and not any("recorded" in n for n in near.notes)
+
+
+def test_a_count_under_other_rules_or_a_resignation_is_not_held_against_the_record():
+    from seog.scoring.score import score_game
+
+    game = sgf.loads(two_walls_record("B+20.5"))
+    assert score_game(game, rules="chinese").record_gap is None  # the players counted otherwise
+    assert score_game(game, komi=0.5).record_gap is None
+    assert score_game(sgf.loads(two_walls_record("B+R"))).record_gap is None

@@ -227,7 +227,8 @@ class ScoreResponse(BaseModel):
         description="per side ('black', 'white'): the items of its count (territory; stones under area rules, "
                     "prisoners and dead_stones under territory rules; White's komi, and handicap under area rules)")
     ownership: list[str] = Field(description="one string per row, top first: B, W or . for each point")
-    uncertain: bool = Field(description="some block is uncertain: ask the players to confirm")
+    uncertain: bool = Field(description="some block is uncertain, or the count is more than 10 points from the "
+                                        "record's counted result: ask the players to confirm")
     finished: bool = Field(True, description="a finished position; when false the count is an estimate of the "
                                              "board as it stands, decided without the eye-shape rules")
     unfinished: str | None = Field(None, description="why the position is not finished: the record's RE "
@@ -243,6 +244,10 @@ class ScoreResponse(BaseModel):
                                                           "result it kept from the players)")
     agrees_with_recorded: bool | None = Field(None, description="the count gives the recorded result (null "
                                                                 "when that was no count: resignation, time, Void)")
+    record_gap: float | None = Field(None, description="Black's margin as counted less the recorded one (null when "
+                                                       "the record holds no count, or the rules or komi counted by "
+                                                       "are not the record's); more than 10 either way makes the "
+                                                       "position uncertain")
     seog_version: str | None = Field(None, description="the seog that scored (API answers only)")
     model: str | None = Field(None, description="the model that decided the unsettled blocks (API answers only)")
     annotated_sgf: str | None = None

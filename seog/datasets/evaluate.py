@@ -105,11 +105,14 @@ def counted(position: Position) -> bool:
 
 
 def score_with(position: Position, dead: np.ndarray | None, model):
-    """Our score of a position: with the given dead stones, or deciding them with ``model``."""
-    from seog.scoring.score import score_position
+    """Our score of a position: with the given dead stones, or deciding them with ``model``; with
+    its record, when it has one, as ``seog score`` reads it (a count far from the record is in doubt)."""
+    from seog.scoring.request import from_board
+    from seog.scoring.score import score
 
-    return score_position(position.board, rules=rules_from_sgf(position.rules), komi=position.komi,
-                          handicap=position.handicap, prisoners=position.prisoners, dead=dead, model=model)
+    return score(from_board(position.board, rules=rules_from_sgf(position.rules), komi=position.komi,
+                            handicap=position.handicap, prisoners=position.prisoners, dead=dead,
+                            game=position.game), model)
 
 
 def seog_outcome(position: Position, model) -> Outcome:
@@ -118,7 +121,7 @@ def seog_outcome(position: Position, model) -> Outcome:
     seconds = time.perf_counter() - start
     dead = np.zeros((position.size, position.size), dtype=bool)
     dead.flat[score.read_dead] = True  # the reading, which Tromp-Taylor's count leaves on the board
-    return _outcome(position, dead, score.result, seconds, flagged=bool(score.uncertain_blocks))
+    return _outcome(position, dead, score.result, seconds, flagged=score.in_doubt)
 
 
 def _outcome(position, dead, result, seconds, flagged=None) -> Outcome:

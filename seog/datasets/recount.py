@@ -20,7 +20,9 @@ import sys
 import time
 from collections.abc import Iterator
 
-FAR = 10  # points: a count further than this from the record is a referee's error to report
+from seog.scoring.count import FAR_FROM_RECORD
+
+FAR = int(FAR_FROM_RECORD)  # points: a count further than this from the record is a referee's error to report
 
 
 def held_out_games(archives: list[str], side: str) -> Iterator[tuple[str, bytes]]:
@@ -39,9 +41,10 @@ def held_out_games(archives: list[str], side: str) -> Iterator[tuple[str, bytes]
             yield gid, entry.data
 
 
-def recount(games, model, dead_by=None, log=None) -> dict:
+def recount(games, model, dead_by=None, log=None, truth=None) -> dict:
     """Figures and the far-off games for ``games`` ((id, SGF bytes) pairs); ``dead_by(game, data,
-    id)`` gives the dead stones to count with instead of the model's (a bool mask), or None."""
+    id)`` gives the dead stones to count with instead of the model's (a bool mask), or None.
+    ``truth``, a ``dead_by`` of the teacher's: the model's flags against its wrong positions too."""
     from seog.features import sgf
     from seog.scoring.result import format_result, parse_result
     from seog.scoring.rules import rules_from_sgf
@@ -49,6 +52,8 @@ def recount(games, model, dead_by=None, log=None) -> dict:
 
     counted = exact = far = flipped = flagged_far = 0
     far_games = []
+    flags = {"positions": 0, "flagged": 0, "by the record alone": 0, "wrong": 0, "wrong flagged": 0,
+             "wrong flagged by the record alone": 0}
     start = time.perf_counter()
     for n, (gid, data) in enumerate(games, 1):
         try:
@@ -69,21 +74,45 @@ def recount(games, model, dead_by=None, log=None) -> dict:
             score = score_position(game.board, rules=rules_from_sgf(game.rules), komi=game.komi,
                                    handicap=game.handicap, prisoners=game.board.prisoners, dead=dead)
         counted += 1
+        if truth is not None and dead_by is None:
+            _tally_flags(flags, score, game, truth(game, data, gid))
         diff = score.margin - record.margin
         exact += diff == 0
         if abs(diff) > FAR:
             far += 1
             wrong_winner = (score.margin > 0) != (record.margin > 0) or (score.margin == 0) != (record.margin == 0)
             flipped += wrong_winner
-            flagged = bool(getattr(score, "uncertain_blocks", None))
+            flagged = score.in_doubt if dead_by is None else False
             flagged_far += flagged
             far_games.append({"game": gid, "recorded": game.result, "counted": format_result(score.margin),
                               "winner_flipped": bool(wrong_winner), "flagged": flagged})
         if log and n % 200 == 0:
             log(f"  {n} games read, {counted} counted, {time.perf_counter() - start:.0f} s")
-    return {"counted_games": counted, "count_equals_record": round(exact / max(counted, 1), 4),
-            f"off_by_more_than_{FAR}": far, "of_them_winner_flipped": flipped, "of_them_flagged": flagged_far,
-            "far_games": far_games}
+    out = {"counted_games": counted, "count_equals_record": round(exact / max(counted, 1), 4),
+           f"off_by_more_than_{FAR}": far, "of_them_winner_flipped": flipped, "of_them_flagged": flagged_far,
+           "far_games": far_games}
+    if flags["positions"]:
+        flags["flagged share"] = round(flags["flagged"] / flags["positions"], 4)
+        flags["wrong flagged share"] = round(flags["wrong flagged"] / max(flags["wrong"], 1), 4)
+        out["flags against the teacher"] = flags
+    return out
+
+
+def _tally_flags(flags: dict, score, game, dead_truth) -> None:
+    """One position into ``flags``: flagged (``Score.in_doubt``), and wrong when a stone is read
+    otherwise than the teacher reads it."""
+    import numpy as np
+
+    read = np.zeros(game.board.grid.shape, dtype=bool)
+    read.flat[score.read_dead] = True
+    wrong = bool((read != dead_truth)[game.board.grid != 0].any())
+    by_record = score.far_from_record and not score.uncertain_blocks
+    flags["positions"] += 1
+    flags["flagged"] += score.in_doubt
+    flags["by the record alone"] += by_record
+    flags["wrong"] += wrong
+    flags["wrong flagged"] += wrong and score.in_doubt
+    flags["wrong flagged by the record alone"] += wrong and by_record
 
 
 def gnugo_dead(level: int = 10, timeout: float = 300):
@@ -136,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--model", default="seog/models/default.npz")
     p.add_argument("--dead", choices=["model", "gnugo", "teacher"], default="model",
                    help="whose dead stones to count (default: the model's)")
-    p.add_argument("--planes", nargs="+", help="planes caches holding the teacher's ownership (--dead teacher)")
+    p.add_argument("--planes", nargs="+", help="planes caches holding the teacher's ownership: the dead stones "
+                   "of --dead teacher; with the model's, its flags against the teacher's wrong positions")
     p.add_argument("--out", help="write the figures to this JSON file")
     args = p.parse_args(argv)
     from seog.classifiers import model_file
@@ -145,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     dead_by = {"model": lambda: None, "gnugo": gnugo_dead, "teacher": lambda: teacher_dead(args.planes)}[args.dead]()
     figures = {"dead stones": args.model if dead_by is None else args.dead, "side": args.side,
                **recount(held_out_games(args.archives, args.side), model, dead_by,
-                         log=lambda m: print(m, file=sys.stderr))}
+                         log=lambda m: print(m, file=sys.stderr),
+                         truth=teacher_dead(args.planes) if args.planes and dead_by is None else None)}
     from seog.datasets.heldout import write_figures
 
     write_figures(figures, args.out)

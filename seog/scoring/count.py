@@ -40,6 +40,8 @@ from seog.features.coords import BLACK, EMPTY, WHITE
 from seog.scoring.result import format_result
 from seog.scoring.rules import Rules
 
+FAR_FROM_RECORD = 10.0  # points: a count further from the players' counted result is in doubt
+
 
 @dataclass(frozen=True)
 class Score:
@@ -56,6 +58,8 @@ class Score:
     order. ``notes``: how the input was read where it was not plain (Fox komi, rules seog does
     not know), and what the count cannot settle (open borders, stones Tromp-Taylor keeps), for
     the user to check. ``unfinished``: why the position is not a finished one ('' when it is).
+    ``record_gap``: Black's margin as counted less the players' counted result, when the record
+    holds one for the rules and komi counted by (None otherwise).
     """
 
     size: int
@@ -75,6 +79,7 @@ class Score:
     read: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     unfinished: str = ""
+    record_gap: float | None = None
 
     @property
     def finished(self) -> bool:
@@ -87,6 +92,17 @@ class Score:
         """Blocks whose status is in doubt as counted (``BlockStatus.doubt``): none where the rules
         count every stone as it stands, since no decision of the players' could change the count."""
         return [b for b in self.blocks if b.uncertain]
+
+    @property
+    def far_from_record(self) -> bool:
+        """Is the count more than ``FAR_FROM_RECORD`` points from the players' counted result? A
+        group misread, or a result the players agreed otherwise: either way a person should look."""
+        return self.record_gap is not None and abs(self.record_gap) > FAR_FROM_RECORD
+
+    @property
+    def in_doubt(self) -> bool:
+        """Should a person confirm this count: a block in doubt, or a count far from the record."""
+        return bool(self.uncertain_blocks) or self.far_from_record
 
     @property
     def read_dead(self) -> np.ndarray:

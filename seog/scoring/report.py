@@ -40,7 +40,7 @@ def to_dict(score: Score, recorded_result: str | None = None) -> dict:
         "prisoners": {COLOR_NAMES[c]: int(score.prisoners.get(c, 0)) for c in (BLACK, WHITE)},
         "breakdown": {COLOR_NAMES[c]: score.breakdown.get(c, {}) for c in (BLACK, WHITE)},
         "ownership": ["".join({1: "B", -1: "W", 0: "."}[int(v)] for v in row) for row in score.ownership],
-        "uncertain": bool(score.uncertain_blocks),
+        "uncertain": score.in_doubt,
         "finished": score.finished,
         "unfinished": score.unfinished or None,
         "notes": list(score.notes),
@@ -63,4 +63,5 @@ def to_dict(score: Score, recorded_result: str | None = None) -> dict:
         # whether the count gives the recorded result (None when that was not a count: B+R, Void)
         out["agrees_with_recorded"] = (same_result(recorded_result, score.result)
                                        if parse_result(recorded_result).counted else None)
+        out["record_gap"] = score.record_gap
     return out

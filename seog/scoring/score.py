@@ -28,10 +28,11 @@ from seog.features.board import Board, IllegalPosition
 from seog.features.coords import index_to_gtp
 from seog.features.sgf import Game
 from seog.features.topology import Topology, analyze
-from seog.scoring.count import Score, count_blocks, dame_as_read
+from seog.scoring.count import FAR_FROM_RECORD, Score, count_blocks, dame_as_read
 from seog.scoring.report import vertices
 from seog.scoring.request import ScoreRequest, from_board, from_game
-from seog.scoring.rules import DeadNotCounted, Rules
+from seog.scoring.result import parse_result
+from seog.scoring.rules import DeadNotCounted, Rules, rules_from_sgf
 
 DEFAULT = "default"
 _default_model = None
@@ -66,7 +67,28 @@ def score(request: ScoreRequest, model=DEFAULT) -> Score:
             counted = count_request(request, topology, statuses)
             opened = open_borders(request, counted)
     notes = score_notes(request, counted, opened, unfinished, decided=request.dead is None and model is not None)
-    return replace(counted, notes=notes, unfinished=unfinished)
+    gap = record_gap(request, counted)
+    if gap is not None and abs(gap) > FAR_FROM_RECORD:
+        notes.append(far_note(gap, request.recorded))
+    return replace(counted, notes=notes, unfinished=unfinished, record_gap=gap)
+
+
+def record_gap(request: ScoreRequest, counted: Score) -> float | None:
+    """Black's margin as counted less the players' counted result; None when the record holds no
+    count, or the count is under other rules or komi than the record's (a caller's override)."""
+    game = request.game
+    if game is None:
+        return None
+    record = parse_result(game.recorded)
+    if not record.counted or rules_from_sgf(game.rules).name != request.rules.name or game.komi != request.komi:
+        return None
+    return counted.margin - record.margin
+
+
+def far_note(gap: float, recorded: str) -> str:
+    """The note on a count far from the players' (``Score.far_from_record``)."""
+    return (f"the count is {abs(gap):g} points from the recorded result {recorded}: a group read wrong, or a "
+            "result the players agreed otherwise; check the dead stones")
 
 
 def refuse_dead_overrides(request: ScoreRequest) -> None:
