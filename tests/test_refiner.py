@@ -430,3 +430,43 @@ def test_a_model_file_keeps_its_part_margin_and_one_written_without_it_flags_no_
     entries["meta"] = np.array(json.dumps(meta))
     np.savez(tmp_path / "older.npz", **entries)
     assert model_file.load(tmp_path / "older.npz").part_margin == model_file.NEVER_PARTED
+
+
+def test_a_stone_the_reader_gives_071_is_read_with_all_symmetries_but_not_flagged():
+    """kgs-2017-q1 2017-01-15-17: one stone at p_alive 0.71, inside the refiner margin (0.25:
+    the 16 symmetric passes run) but outside the flag margin (0.15, chosen on held-out flags):
+    the same verdict and probability as a model flagging at 0.25, and no flag."""
+    import copy
+
+    from seog.features import sgf
+    from seog.scoring.score import default_model, score_game
+
+    shipped = default_model()
+    assert (shipped.refiner_margin, shipped.flag_margin) == (0.25, 0.15)
+    game = sgf.loads((shared_dir("kgs-2017-q1") / "2017-01-15-17.sgf").read_bytes())
+    wide = copy.copy(shipped)
+    wide.flag_margin = None
+    before = {b.block: b for b in score_game(game, model=wide).blocks}
+    after = {b.block: b for b in score_game(game, model=shipped).blocks}
+    stone = [b for b in before.values() if b.doubt == "model" and 0.65 < b.p_alive < 0.75]
+    assert len(stone) == 1 and len(stone[0].points) == 1
+    kept = after[stone[0].block]
+    assert (kept.alive, kept.p_alive) == (stone[0].alive, stone[0].p_alive) and not kept.uncertain
+    assert [(b.alive, b.p_alive) for b in before.values()] == [(b.alive, b.p_alive) for b in after.values()]
+
+
+def test_a_model_file_keeps_its_flag_margin_and_refuses_one_wider_than_its_refiner_margin(tmp_path):
+    from seog.classifiers import choices
+    from seog.scoring.score import default_model
+
+    path = model_file.save(tmp_path / "m.npz", default_model())
+    assert model_file.load(path).flag_margin == 0.15
+    with np.load(path) as arrays:
+        entries = dict(arrays)
+    meta = json.loads(str(entries["meta"]))
+    del meta["refiner"]["flag_margin"]
+    entries["meta"] = np.array(json.dumps(meta))
+    np.savez(tmp_path / "older.npz", **entries)
+    assert model_file.load(tmp_path / "older.npz").flag_margin is None  # flags at the refiner margin
+    with pytest.raises(ValueError, match="flag margin"):
+        choices.apply(model_file.load(path), flag_margin=0.3)

@@ -20,7 +20,7 @@ from seog.classifiers import model_file
 def apply(model: model_file.Model, rules: list[str] | None = None, refiner_margin: float | None = None,
           cascade_margin: float | None = None, name: str | None = None,
           description: str | None = None, calibration: float | None = None,
-          part_margin: float | None = None) -> model_file.Model:
+          part_margin: float | None = None, flag_margin: float | None = None) -> model_file.Model:
     """``model`` with the rules it keeps, its margins, name and description set (None: left as
     they are)."""
     from seog.classifiers.status import later_passes
@@ -38,6 +38,10 @@ def apply(model: model_file.Model, rules: list[str] | None = None, refiner_margi
         if model.refiner is None or not 0.0 <= part_margin <= 1.0:
             raise ValueError("a part margin needs a model with a refiner, and a margin in [0, 1]")
         model.part_margin = float(part_margin)
+    if flag_margin is not None:
+        if model.refiner is None or not 0.0 <= flag_margin <= model.refiner_margin:
+            raise ValueError("a flag margin needs a model with a refiner, and a margin in [0, the refiner's margin]")
+        model.flag_margin = float(flag_margin)
     if calibration is not None:
         if model.refiner is None or not calibration > 0:
             raise ValueError("a calibration factor needs a model with a refiner, and a factor above 0")
@@ -53,7 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m seog.classifiers.choices", description=__doc__.splitlines()[0])
     p.add_argument("model", help="the model file to read")
     p.add_argument("--rules", help="the rules after the nets to keep, comma-separated ('' for none)")
-    p.add_argument("--refiner-margin", type=float, help="flag a block when the refiner's |p - 0.5| is below this")
+    p.add_argument("--refiner-margin", type=float, help="run the refiner's symmetric mean when one pass leaves a "
+                   "block's |p - 0.5| below this (and flag it, without --flag-margin)")
+    p.add_argument("--flag-margin", type=float, help="flag a block when the refiner's |p - 0.5| is below this "
+                   "(at most the refiner margin)")
     p.add_argument("--cascade-margin", type=float, help="flag a block when the cascade's |p - 0.5| is below this")
     p.add_argument("--part-margin", type=float,
                    help="flag a block when the cascade's p_alive and the refiner's lie further apart than this")
@@ -65,13 +72,13 @@ def main(argv: list[str] | None = None) -> int:
     rules = None if args.rules is None else [r.strip() for r in args.rules.split(",") if r.strip()]
     try:
         model = apply(model_file.load(args.model), rules, args.refiner_margin, args.cascade_margin,
-                      args.name, args.description, args.calibration, args.part_margin)
+                      args.name, args.description, args.calibration, args.part_margin, args.flag_margin)
         model_file.save(args.save, model)
     except (ValueError, model_file.ModelFileError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"{args.save}: rules {model.meta.get('rules', 'all')}, refiner margin {model.refiner_margin}, "
-          f"cascade margin {model.uncertain_margin}, part margin {model.part_margin}")
+          f"flag margin {model.flag_margin}, cascade margin {model.uncertain_margin}, part margin {model.part_margin}")
     return 0
 
 

@@ -43,7 +43,8 @@ class Model:
     the same features followed by the ``N_DYNAMIC`` slot means of the previous net's predictions.
     A block whose probability ``p`` of being alive has ``|p - 0.5| < uncertain_margin`` is flagged
     uncertain. ``refiner``, when present, reads the whole board after the cascade and has the last
-    word (``refiner_margin`` flags its doubts; ``part_margin`` flags a block where the cascade's
+    word (one pass within ``refiner_margin`` of 0.5 runs its symmetric mean; ``flag_margin``,
+    None for the same, flags its doubts; ``part_margin`` flags a block where the cascade's
     probability and the refiner's lie further apart than it, 1 for never). ``meta`` records how
     the model was trained.
     """
@@ -56,6 +57,7 @@ class Model:
     refiner: Refiner | None = None
     refiner_margin: float = DEFAULT.refiner_margin
     part_margin: float = NEVER_PARTED
+    flag_margin: float | None = None
 
     def __post_init__(self):
         n = len(self.feature_names)
@@ -71,6 +73,9 @@ class Model:
             raise ModelFileError(f"the uncertain margin must lie in [0, 0.5], got {self.uncertain_margin}")
         if not 0.0 <= self.refiner_margin <= 0.5:
             raise ModelFileError(f"the refiner's uncertain margin must lie in [0, 0.5], got {self.refiner_margin}")
+        if self.flag_margin is not None and not 0.0 <= self.flag_margin <= self.refiner_margin:
+            raise ModelFileError(f"the flag margin must lie in [0, the refiner's margin {self.refiner_margin}], "
+                                 f"got {self.flag_margin}")
         if not 0.0 <= self.part_margin <= NEVER_PARTED:
             raise ModelFileError(f"the part margin must lie in [0, 1], got {self.part_margin}")
 
@@ -94,6 +99,9 @@ def save(path, model: Model) -> Path:
         meta["refiner"] = dict(model.meta.get("refiner", {}), layers=model.refiner.layers,
                                channels=model.refiner.channels, margin=float(model.refiner_margin),
                                part_margin=float(model.part_margin))
+        meta["refiner"].pop("flag_margin", None)
+        if model.flag_margin is not None:
+            meta["refiner"]["flag_margin"] = float(model.flag_margin)
     arrays = {"feature_names": np.array(model.feature_names, dtype=str),
               "meta": np.array(json.dumps(meta, sort_keys=True))}
     for k, net in enumerate(model.nets):
@@ -156,15 +164,17 @@ def load(path) -> Model:
                 raise ModelFileError(f"{path}: net {k + 1} has units {nets[-1].sizes}, the layout says {sizes}")
         names = [str(s) for s in arrays["feature_names"]]
         scaler = Scaler.from_dict(meta["scaler"])
-        refiner, refiner_margin, part_margin = None, DEFAULT.refiner_margin, NEVER_PARTED
+        refiner, refiner_margin, part_margin, flag_margin = None, DEFAULT.refiner_margin, NEVER_PARTED, None
         if "refiner" in meta:
             prefix = "refiner_"
             refiner = Refiner.from_arrays({k[len(prefix):]: a for k, a in arrays.items() if k.startswith(prefix)},
                                           int(meta["refiner"]["layers"]))
             refiner_margin = float(meta["refiner"].get("margin", DEFAULT.refiner_margin))
             part_margin = float(meta["refiner"].get("part_margin", NEVER_PARTED))
+            if "flag_margin" in meta["refiner"]:
+                flag_margin = float(meta["refiner"]["flag_margin"])
         return Model(nets, names, scaler, float(meta.get("uncertain_margin", DEFAULT.cascade_margin)), meta,
-                     refiner, refiner_margin, part_margin)
+                     refiner, refiner_margin, part_margin, flag_margin)
     except KeyError as exc:
         raise ModelFileError(f"{path} lacks the entry {exc}") from None
     except ModelFileError:

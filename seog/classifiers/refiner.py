@@ -380,16 +380,17 @@ def block_p_alive(topology: Topology, owner: np.ndarray) -> np.ndarray:
     return 0.5 * (1.0 + sums / np.maximum(sizes, 1))
 
 
-def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refiner,
-           margin: float, finished: bool = True, part_margin: float = NEVER_PARTED) -> dict[int, BlockStatus]:
+def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refiner, margin: float,
+           finished: bool = True, part_margin: float = NEVER_PARTED,
+           flag_margin: float | None = None) -> dict[int, BlockStatus]:
     """Every block's status after the refiner has read the board with the cascade's verdicts.
 
     Blocks that are unconditionally alive stay alive; every other block takes the refiner's
-    verdict (source 'refiner'), flagged uncertain when ``|p - 0.5| < margin`` or when the cascade
-    had already flagged it: two readers in doubt catch more wrong verdicts than either alone.
-    When one pass leaves a block within the margin, ``p`` is the mean over the 16 symmetries
-    (``symmetric_ownership``), so a turned, mirrored or colour-swapped board gets the same
-    verdicts; a block either pass puts within the margin is flagged. A block whose cascade
+    verdict (source 'refiner'), flagged uncertain when ``|p - 0.5| < flag_margin`` (``margin``
+    when None) or when the cascade had already flagged it: two readers in doubt catch more wrong
+    verdicts than either alone. When one pass leaves a block within ``margin``, ``p`` is the mean
+    over the 16 symmetries (``symmetric_ownership``), so a turned, mirrored or colour-swapped
+    board gets the same verdicts; a block either pass puts within the flag margin is flagged. A block whose cascade
     probability and refined one lie more than ``part_margin`` apart is flagged too (``parted``):
     where the two readers part, one of them is wrong.
     """
@@ -398,11 +399,12 @@ def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refine
     if refiner.reads_finished:
         x = np.concatenate([x, np.full((1,) + x.shape[1:], float(finished), dtype=np.float32)])
     once = calibrated(block_p_alive(topology, ownership(refiner, x, seg, n_segments)), refiner.calibration)
-    doubted = np.abs(once - 0.5) < margin
+    flag_margin = margin if flag_margin is None else flag_margin
+    doubted = np.abs(once - 0.5) < flag_margin
     p = once
-    if any(doubted[b.id] and statuses[b.id].source != Source.BENSON for b in topology.blocks):
+    if any(abs(once[b.id] - 0.5) < margin and statuses[b.id].source != Source.BENSON for b in topology.blocks):
         p = calibrated(block_p_alive(topology, symmetric_ownership(refiner, x, seg, n_segments)), refiner.calibration)
-        doubted |= np.abs(p - 0.5) < margin
+        doubted |= np.abs(p - 0.5) < flag_margin
     p, doubted = p.tolist(), doubted.tolist()
     out = {}
     for block in topology.blocks:

@@ -165,7 +165,7 @@ def read(topology: Topology, model=None, finished: bool = True,
     settled = cascade_statuses(topology, model, settings)
     if getattr(model, "refiner", None) is not None:
         settled = refine(topology, settled, model.refiner, model.refiner_margin, finished,
-                         getattr(model, "part_margin", NEVER_PARTED))
+                         getattr(model, "part_margin", NEVER_PARTED), getattr(model, "flag_margin", None))
     return settled
 
 
