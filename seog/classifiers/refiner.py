@@ -390,9 +390,9 @@ def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refine
     when None) or when the cascade had already flagged it: two readers in doubt catch more wrong
     verdicts than either alone. When one pass leaves a block within ``margin``, ``p`` is the mean
     over the 16 symmetries (``symmetric_ownership``), so a turned, mirrored or colour-swapped
-    board gets the same verdicts; a block either pass puts within the flag margin is flagged. A block whose cascade
-    probability and refined one lie more than ``part_margin`` apart is flagged too (``parted``):
-    where the two readers part, one of them is wrong.
+    board gets the same verdicts; a block either pass puts within the flag margin is flagged.
+    A block whose cascade probability and refined one lie more than ``part_margin`` apart is
+    flagged too (``parted``): where the two readers part, one of them is wrong.
     """
     seg, n_segments = segments(topology)
     x = inputs(topology, statuses)

@@ -4,9 +4,9 @@ dataclass (``PassSettings``); ``DEFAULT`` holds the values the shipped model is 
 
 Each pass takes the settings as an argument (``settings``, ``DEFAULT`` when none is given):
 ``status.decide`` hands them to the heuristic, the rules of ``status.PIPELINE`` and the race
-flag. The two flag margins are a model's own: a model file writes them (``classifiers.choices``)
-and its values come first; ``cascade_margin`` and ``refiner_margin`` are what ``model_file``
-gives a model that names none. ``sure`` is ``vocabulary.SURE`` and the search limits are
+flag. The nets' margins (cascade, refiner, flag and part margins) are a model's own: a model
+file writes them (``classifiers.choices``) and its values come first; ``cascade_margin`` and
+``refiner_margin`` are what ``model_file`` gives a model that names none. ``sure`` is ``vocabulary.SURE`` and the search limits are
 ``features.reading``'s defaults, named here so that one table lists every threshold.
 
     from dataclasses import replace
