@@ -418,18 +418,24 @@ def test_a_group_the_cascade_and_the_reader_disagree_on_is_flagged_parted():
     assert not same[parted[0].block].uncertain and same[parted[0].block].alive == parted[0].alive
 
 
-def test_a_model_file_keeps_its_part_margin_and_one_written_without_it_flags_no_part(tmp_path):
+def shipped_without(tmp_path, key: str):
+    """The shipped model saved to ``tmp_path``, and the same file without ``meta["refiner"][key]``
+    (one written before the key was)."""
     from seog.scoring.score import default_model
 
     path = model_file.save(tmp_path / "m.npz", default_model())
-    assert model_file.load(path).part_margin == 0.3
     with np.load(path) as arrays:
         entries = dict(arrays)
     meta = json.loads(str(entries["meta"]))
-    del meta["refiner"]["part_margin"]
+    del meta["refiner"][key]
     entries["meta"] = np.array(json.dumps(meta))
     np.savez(tmp_path / "older.npz", **entries)
-    assert model_file.load(tmp_path / "older.npz").part_margin == model_file.NEVER_PARTED
+    return model_file.load(path), model_file.load(tmp_path / "older.npz")
+
+
+def test_a_model_file_keeps_its_part_margin_and_one_written_without_it_flags_no_part(tmp_path):
+    shipped, older = shipped_without(tmp_path, "part_margin")
+    assert shipped.part_margin == 0.3 and older.part_margin == model_file.NEVER_PARTED
 
 
 def test_a_stone_the_reader_gives_071_is_read_with_all_symmetries_but_not_flagged():
@@ -457,16 +463,8 @@ def test_a_stone_the_reader_gives_071_is_read_with_all_symmetries_but_not_flagge
 
 def test_a_model_file_keeps_its_flag_margin_and_refuses_one_wider_than_its_refiner_margin(tmp_path):
     from seog.classifiers import choices
-    from seog.scoring.score import default_model
 
-    path = model_file.save(tmp_path / "m.npz", default_model())
-    assert model_file.load(path).flag_margin == 0.15
-    with np.load(path) as arrays:
-        entries = dict(arrays)
-    meta = json.loads(str(entries["meta"]))
-    del meta["refiner"]["flag_margin"]
-    entries["meta"] = np.array(json.dumps(meta))
-    np.savez(tmp_path / "older.npz", **entries)
-    assert model_file.load(tmp_path / "older.npz").flag_margin is None  # flags at the refiner margin
+    shipped, older = shipped_without(tmp_path, "flag_margin")
+    assert shipped.flag_margin == 0.15 and older.flag_margin is None  # flags at the refiner margin
     with pytest.raises(ValueError, match="flag margin"):
-        choices.apply(model_file.load(path), flag_margin=0.3)
+        choices.apply(shipped, flag_margin=0.3)
