@@ -38,6 +38,7 @@ from seog import folders
 from seog.datasets import archive
 from seog.features import sgf
 from seog.scoring.annotated import annotated_sgf
+from seog.scoring.count import FAR_FROM_RECORD
 from seog.scoring.result import parse_result, same_result
 
 REPORT_NAME = "annotate-report.csv"
@@ -168,6 +169,13 @@ class Summary:
         return sum(parse_result(r.recorded).winner == parse_result(r.result).winner for r in self.compared)
 
     @property
+    def far_from_record(self) -> list[Row]:
+        """Counted games whose count lies more than ``FAR_FROM_RECORD`` points from the recorded
+        result: a group read wrong or a result agreed otherwise, the first copies to look at."""
+        return [r for r in self.compared
+                if abs(parse_result(r.result).margin - parse_result(r.recorded).margin) > FAR_FROM_RECORD]
+
+    @property
     def not_finished(self) -> int:
         """Games whose position is not a finished one: their count is an estimate."""
         return sum(r.finished is False for r in self.rows)
@@ -191,6 +199,10 @@ class Summary:
             agree = sum(r.agree for r in compared)
             out.append(f"agreement with the recorded result: {agree} of {len(compared)} counted games "
                        f"({100 * agree / len(compared):.1f}%), same winner in {self.same_winner}")
+            if far := self.far_from_record:
+                out.append(f"counted more than {FAR_FROM_RECORD:g} points from the recorded result: {len(far)} "
+                           f"game{'s' if len(far) != 1 else ''}, flagged in the copy's comment (look at these first): "
+                           + ", ".join(r.name for r in far[:5]) + (", ..." if len(far) > 5 else ""))
         else:
             out.append("agreement with the recorded result: no counted result to compare with")
         if self.not_finished:
