@@ -31,7 +31,7 @@ class PassSettings:
 
     # flags (a model file's own margins come first: ``model_file``, ``choices``)
     cascade_margin: float = 0.25  # flag the cascade when |p - 0.5| is below; the shipped model names 0
-    refiner_margin: float = 0.25  # the reader's; the shipped model names 0.25: held-out flags, docs/model.md
+    refiner_margin: float = 0.25  # one pass this near 0.5 runs the symmetric mean (and flags, without a flag margin)
     sure: float = SURE  # a rule turning a reader this sure flags it; the calibration's top bin, not swept
 
     # tactical reading (``classifiers.reading``; the search is ``features.reading``)
