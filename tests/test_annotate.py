@@ -135,7 +135,7 @@ def test_report_lists_every_game_with_agreement_and_errors(games, tmp_path):
     lines = "\n".join(summary.lines())
     assert "processed 3, skipped 0 (written before), failed 2" in lines
     assert "agreement with the recorded result: 1 of 2 counted games (50.0%)" in lines
-    far = "counted more than 10 points from the recorded result: 1 game, flagged in the copy's comment"
+    far = "counted more than 10 points from the recorded result: 1 game"
     assert f"{far} (look at these first): club/two-walls-chinese.sgf" in lines  # W+ on the board for B+2
     assert "points from the recorded result B+2" in (out / "club" / "two-walls-chinese.sgf").read_text()
     assert "failed: broken.sgf" in lines

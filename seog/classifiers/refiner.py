@@ -400,9 +400,9 @@ def refine(topology: Topology, statuses: dict[int, BlockStatus], refiner: Refine
         x = np.concatenate([x, np.full((1,) + x.shape[1:], float(finished), dtype=np.float32)])
     once = calibrated(block_p_alive(topology, ownership(refiner, x, seg, n_segments)), refiner.calibration)
     flag_margin = margin if flag_margin is None else flag_margin
-    doubted = np.abs(once - 0.5) < flag_margin
+    near, doubted = np.abs(once - 0.5) < margin, np.abs(once - 0.5) < flag_margin
     p = once
-    if any(abs(once[b.id] - 0.5) < margin and statuses[b.id].source != Source.BENSON for b in topology.blocks):
+    if any(near[b.id] and statuses[b.id].source != Source.BENSON for b in topology.blocks):
         p = calibrated(block_p_alive(topology, symmetric_ownership(refiner, x, seg, n_segments)), refiner.calibration)
         doubted |= np.abs(p - 0.5) < flag_margin
     p, doubted = p.tolist(), doubted.tolist()

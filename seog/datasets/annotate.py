@@ -171,7 +171,9 @@ class Summary:
     @property
     def far_from_record(self) -> list[Row]:
         """Counted games whose count lies more than ``FAR_FROM_RECORD`` points from the recorded
-        result: a group read wrong or a result agreed otherwise, the first copies to look at."""
+        result: a group read wrong or a result agreed otherwise, the first copies to look at. Like
+        the agreement line it compares whatever rules were counted by; the copy's own flag
+        (``Score.far_from_record``) holds only under the record's rules and komi."""
         return [r for r in self.compared
                 if abs(parse_result(r.result).margin - parse_result(r.recorded).margin) > FAR_FROM_RECORD]
 
@@ -201,7 +203,7 @@ class Summary:
                        f"({100 * agree / len(compared):.1f}%), same winner in {self.same_winner}")
             if far := self.far_from_record:
                 out.append(f"counted more than {FAR_FROM_RECORD:g} points from the recorded result: {len(far)} "
-                           f"game{'s' if len(far) != 1 else ''}, flagged in the copy's comment (look at these first): "
+                           f"game{'s' if len(far) != 1 else ''} (look at these first): "
                            + ", ".join(r.name for r in far[:5]) + (", ..." if len(far) > 5 else ""))
         else:
             out.append("agreement with the recorded result: no counted result to compare with")

@@ -149,7 +149,7 @@ def tar_scan(path: Path, tar: tarfile.TarFile, keep: int = 0, data: dict | None 
     """``tar_members`` of every member stored before the end or the damage, and the ArchiveCut
     to raise after them when there was damage; damage before any SGF member raises it at once.
     SGF files are read into ``data`` (member -> bytes) while they come, up to ``keep`` bytes."""
-    members = []
+    members, keep = [], keep if data is not None else 0
     try:
         for member in tar:
             members.append(member)
