@@ -8,6 +8,7 @@ so that the four neighbours of any board point are ``p + offset`` with no bounds
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -39,6 +40,7 @@ class Board:
     stones: np.ndarray = field(default=None, repr=False)
     ko: int | None = None
     prisoners: dict = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
+    _view: memoryview | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         coords.check_size(self.size)
@@ -85,6 +87,9 @@ class Board:
                 raise IllegalPosition(f"row {i + 1} has {len(row)} points, expected {size}")
         return cls.from_grid(np.array(parsed, dtype=np.int8))
 
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_view": None}  # a memoryview does not pickle
+
     def copy(self) -> Board:
         return Board(self.size, self.stones.copy(), self.ko, dict(self.prisoners))
 
@@ -105,14 +110,12 @@ class Board:
     # ---- play -------------------------------------------------------------------------
     def _block_and_liberty(self, stones, start: int) -> tuple[list[int], bool]:
         """The block at ``start`` and whether it has at least one liberty (stops early)."""
-        color = stones[start]
-        offsets = coords.neighbour_offsets(self.size)
+        color, around = stones[start], _around(self.size)
         found, seen, stack = [], {start}, [start]
         while stack:
             p = stack.pop()
             found.append(p)
-            for d in offsets:
-                q = p + d
+            for q in around[p]:
                 v = stones[q]
                 if v == EMPTY:
                     return found, True
@@ -120,6 +123,16 @@ class Board:
                     seen.add(q)
                     stack.append(q)
         return found, False
+
+    def _points(self) -> memoryview:
+        """The stones as a memoryview, which reads and writes them as plain ints, several times
+        faster than numpy's scalar indexing in point-by-point loops; made again only when
+        ``stones`` is another array."""
+        view = self._view
+        if view is None or view.obj is not self.stones:
+            self.stones = np.ascontiguousarray(self.stones)
+            view = self._view = memoryview(self.stones)
+        return view
 
     def play(self, color: int, point: int | None, suicide: bool = False) -> int:
         """Play ``color`` at flat ``point`` (None passes); return the number of stones captured.
@@ -131,19 +144,14 @@ class Board:
         if point is None:
             self.ko = None
             return 0
-        # A memoryview reads and writes the array as plain ints, several times faster than
-        # numpy's scalar indexing in these point-by-point loops.
-        stones = memoryview(np.ascontiguousarray(self.stones))
-        if stones.obj is not self.stones:
-            self.stones = stones.obj
+        stones = self._points()
         if stones[point] != EMPTY:
             raise IllegalMove("the point is occupied")
         if point == self.ko:
             raise IllegalMove("it retakes a ko at once")
         stones[point] = color
         captured: list[int] = []
-        for d in coords.neighbour_offsets(self.size):
-            q = point + d
+        for q in _around(self.size)[point]:
             if stones[q] == -color and q not in captured:
                 block, free = self._block_and_liberty(stones, q)
                 if not free:
@@ -164,8 +172,7 @@ class Board:
         # A single stone that captured exactly one stone and now has one liberty makes a ko.
         self.ko = None
         if len(captured) == 1:
-            own = [point + d for d in coords.neighbour_offsets(self.size)]
-            if all(stones[q] in (-color, BORDER) or q == captured[0] for q in own):
+            if all(stones[q] in (-color, BORDER) or q == captured[0] for q in _around(self.size)[point]):
                 self.ko = captured[0]
         return len(captured)
 
@@ -173,3 +180,11 @@ class Board:
         """Put a setup stone (SGF AB/AW/AE) without captures or ko."""
         self.stones[point] = color
         self.ko = None
+
+
+@cache
+def _around(size: int) -> tuple[tuple[int, int, int, int], ...]:
+    """The four neighbours (up, left, right, down) of every padded flat point; the wall's own
+    entries point outside the array and are never walked from."""
+    s = size + 2
+    return tuple((q - s, q - 1, q + 1, q + s) for q in range(s * s))

@@ -82,20 +82,36 @@ class Reader:
             return None
         after = bytearray(stones)
         after[p] = color
-        other = 3 - color
+        other, near = 3 - color, self.around[p]
         taken = []
-        for q in self.around[p]:
+        for q in near:
             if after[q] == other:
-                points, libs = self.block(after, q, 1)
-                if not libs:
+                points = self.captured(after, q)
+                if points:
                     taken.extend(points)
                     for t in points:
                         after[t] = EMPTY
-        own, libs = self.block(after, p, 2)
-        if not libs:
-            return None
-        new_ko = taken[0] if len(taken) == 1 and len(libs) == 1 and len(own) == 1 else -1  # one liberty: the walk did not stop early
-        return after, new_ko
+        free = [q for q in near if after[q] == EMPTY]
+        if not free:  # no liberty of its own (so nothing taken): legal only if its block has one
+            return (after, -1) if self.block(after, p, 1)[1] else None
+        # a ko: one stone taken by a lone stone that has that one liberty
+        lone = len(taken) == 1 and len(free) == 1 and all(after[q] != color for q in near)
+        return after, taken[0] if lone else -1
+
+    def captured(self, stones: bytearray, p: int) -> set[int] | None:
+        """The block at ``p`` when it has no liberty, else None (the walk stops at the first)."""
+        color, around = stones[p], self.around
+        seen, stack = {p}, [p]
+        push, mark = stack.append, seen.add
+        while stack:
+            for r in around[stack.pop()]:
+                v = stones[r]
+                if v == EMPTY:
+                    return None
+                if v == color and r not in seen:
+                    mark(r)
+                    push(r)
+        return seen
 
     def short_neighbours(self, stones: bytearray, points: list[int], color: int, cap: int) -> list[set[int]]:
         """The liberties of every ``color`` block next to ``points`` that has fewer than ``cap``."""

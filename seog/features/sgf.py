@@ -18,6 +18,7 @@ in UTF-8, with seog's RE, marks and comment added, so comments, times and variat
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,14 +54,16 @@ class Parsed:
     encoding: str | None
     ca: list | None
 
-    def copy(self) -> sgf_grammar.Coarse_game_tree:
+    def copy(self, values: Callable[[str, list], list] = lambda key, values: list(values)
+             ) -> sgf_grammar.Coarse_game_tree:
         """A copy of the tree as parsed, to change freely: new trees, nodes and value lists (the
-        values, bytes, are shared); a stack, not recursion, for deeply nested variations."""
+        values, bytes, are shared, or what ``values(key, values)`` makes of them); a stack, not
+        recursion, for deeply nested variations."""
         top = sgf_grammar.Coarse_game_tree()
         stack = [(self.tree, top)]
         while stack:
             tree, into = stack.pop()
-            into.sequence = [{key: list(values) for key, values in node.items()} for node in tree.sequence]
+            into.sequence = [{key: values(key, vs) for key, vs in node.items()} for node in tree.sequence]
             for child in tree.children:
                 copied = sgf_grammar.Coarse_game_tree()
                 into.children.append(copied)
@@ -68,7 +71,7 @@ class Parsed:
         if self.ca is None:
             top.sequence[0].pop("CA", None)
         else:
-            top.sequence[0]["CA"] = list(self.ca)  # in its place: the copy writes the root as read
+            top.sequence[0]["CA"] = values("CA", self.ca)  # in its place: the copy writes the root as read
         return top
 
 
@@ -223,14 +226,18 @@ def loads(data: bytes | str) -> Game:
         if not keys.isdisjoint(_MOVES):
             if "B" in keys and "W" in keys:
                 raise SgfError(f"move {move_number + 1}: node {node_number} holds both a B and a W move")
-            try:
-                move = node.get_move()
-            except ValueError:
-                raise SgfError(f"move {move_number + 1}: {_bad_move(node, size)}") from None
+            move = _fast_move(node.get_raw_property_map(), size)
+            if move is None:
+                try:
+                    move = node.get_move()
+                except ValueError:
+                    raise SgfError(f"move {move_number + 1}: {_bad_move(node, size)}") from None
+                if move[1] is not None:
+                    move = move[0], _flat(move[1], size, f"move {move_number + 1}")
         if move[0] is not None:
             move_number += 1
             color = COLOR_OF[move[0]]
-            point = None if move[1] is None else _flat(move[1], size, f"move {move_number}")
+            point = move[1]
             try:
                 board.play(color, point, suicide=True)
             except IllegalMove as exc:
@@ -477,6 +484,22 @@ def _setup_stones(node, size: int, where: str) -> list[tuple[int, int]]:
     return stones
 
 
+def _fast_move(properties: dict, size: int) -> tuple[str, int] | None:
+    """The colour and flat point of a move written as two letters on the board (almost every
+    move); None for anything else (a pass, a bad value), which sgfmill's reading then takes."""
+    values = properties.get("B")
+    colour = "b"
+    if values is None:
+        values, colour = properties["W"], "w"
+    raw = values[0]
+    if len(raw) != 2:
+        return None
+    col, row = raw[0] - 97, raw[1] - 97
+    if 0 <= col < size and 0 <= row < size:
+        return colour, coords.to_flat(row, col, size)
+    return None
+
+
 def _flat(rc, size: int, where: str) -> int:
     """sgfmill's (row from the bottom, col) to a flat point."""
     row, col = rc
@@ -564,8 +587,11 @@ def _marked_copy(game: Game, result: str, territory: dict, comment: str) -> byte
     comment in a node of their own. Comments, times, variations and other properties stay.
     The copy is made on the parsed tree itself (sgfmill's coarse tree, its nodes wrapped one at
     a time), not on a tree of node objects."""
-    tree, encoding = (game.parsed.copy(), game.parsed.encoding) if game.parsed else _parse(game.source)
-    tree = _joined(_in_utf8(tree, encoding))
+    parsed = game.parsed
+    if parsed is None:
+        tree, encoding = _parse(game.source)
+        parsed = Parsed(tree, encoding, tree.sequence[0].get("CA"))
+    tree = _joined(_utf8_copy(parsed))
     presenter = sgf_properties.Presenter(game.size, "UTF-8")
     root = sgf.Node(tree.sequence[0], presenter)
     root.set_raw("CA", b"UTF-8")
@@ -583,7 +609,8 @@ def _marked_copy(game: Game, result: str, territory: dict, comment: str) -> byte
             leaf.sequence.append({})
             last = sgf.Node(leaf.sequence[-1], presenter)
         _set_marks(last, territory, comment, game.size)
-    _check_values(tree)
+        _check_values(last.get_raw_property_map())
+    _check_values(root.get_raw_property_map())
     return sgf_grammar.serialise_game_tree(tree, wrap=79)
 
 
@@ -598,33 +625,45 @@ def _joined(tree):
     return tree
 
 
-def _check_values(tree) -> None:
+def _check_values(properties: dict) -> None:
     """A copy is written only if it reads back as the tree it was made from: every value in it
     must end where it is meant to (no unescaped ']', no lone '\\' at its end), or the reader
-    would take properties or moves into it without a word. Names come from the parser or from
-    seog, and the writer puts each value between its brackets, so well-formed values are what
-    makes the text read back node for node and value for value (``tests/test_copies.py``
-    parses every copy back)."""
-    valid = sgf_grammar.is_valid_property_value
-    for branch in _branches(tree):
-        for properties in branch.sequence:
-            for key, values in properties.items():
-                for value in values:
-                    if (b"]" in value or value.endswith(b"\\")) and not valid(value):
-                        written = clip(value.decode("utf-8", "replace"))
-                        raise SgfError(f"the annotated copy would not read back ({key}[{written}] is not a "
-                                       "well-formed value); the file was left alone")
+    would take properties or moves into it without a word. The parser's own values are
+    well-formed (sgfmill's tokeniser reads no other), so the values checked are those a copy
+    changes: turned into UTF-8 (``_utf8_copy``) or set by seog (the root, the marks' node).
+    Names come from the parser or from seog, and the writer puts each value between its
+    brackets, so well-formed values make the text read back node for node and value for value
+    (``tests/test_copies.py`` parses every copy back)."""
+    for key, values in properties.items():
+        for value in values:
+            _check_value(key, value)
 
 
-def _in_utf8(tree, encoding: str | None):
-    """The coarse tree with every value turned from the file's encoding (``encoding``, or
-    the one sgfmill reads from CA) into UTF-8; bytes that do not decode are replaced."""
-    encoding = encoding or sgf.Sgf_game.from_coarse_game_tree(tree).get_root().get_encoding()
-    for branch in _branches(tree):
-        for properties in branch.sequence:
-            for key, values in properties.items():
-                properties[key] = [_transcode(v, encoding) for v in values]
-    return tree
+def _check_value(key: str, value: bytes) -> None:
+    if (b"]" in value or value.endswith(b"\\")) and not sgf_grammar.is_valid_property_value(value):
+        written = clip(value.decode("utf-8", "replace"))
+        raise SgfError(f"the annotated copy would not read back ({key}[{written}] is not a "
+                       "well-formed value); the file was left alone")
+
+
+def _utf8_copy(parsed: Parsed):
+    """A copy of the parsed tree (``Parsed.copy``) with every value turned from the file's
+    encoding (``parsed.encoding``, or the one sgfmill reads from CA) into UTF-8, in one walk;
+    bytes that do not decode are replaced, and a value the turn changes is checked."""
+    encoding = parsed.encoding
+    if encoding is None:
+        root = sgf_grammar.Coarse_game_tree()
+        root.sequence = [{} if parsed.ca is None else {"CA": parsed.ca}]
+        encoding = sgf.Sgf_game.from_coarse_game_tree(root).get_root().get_encoding()
+
+    def turned(key: str, values: list) -> list:
+        out = [_transcode(v, encoding) for v in values]
+        for before, after in zip(values, out):
+            if after is not before:
+                _check_value(key, after)
+        return out
+
+    return parsed.copy(turned)
 
 
 _ESCAPE = re.compile(rb"\\(.)", re.DOTALL)
