@@ -247,6 +247,29 @@ def test_training_learns_the_ownership_of_real_positions(one_torch_thread):
     assert ((p >= 0) & (p <= 1)).all()
 
 
+def test_the_verdict_loss_weighs_blocks_by_their_sign_not_the_empty_points():
+    """On a real 9x9 position with the players' marks as the teacher, ownership with the teacher's
+    signs costs little, the signs reversed cost much, and the empty points' ownership counts for
+    nothing: the loss reads only each block's verdict."""
+    torch = pytest.importorskip("torch")
+    from seog.classifiers.train_refiner import block_loss
+    from seog.datasets import planes as cache
+    from seog.features import sgf
+    folder = shared_dir("gnugo-regression-games")
+    games = [g for g in (sgf.load(p) for p in sorted(folder.glob("*.sgf"))) if g.size == 9 and g.has_markup]
+    if not games:
+        pytest.skip("no marked 9x9 game")
+    cache._init(str(model_file.DEFAULT_MODEL))
+    x, seg, own = (torch.tensor(a[None].astype(np.float32 if k != 1 else np.int64))
+                   for k, a in enumerate(cache.example(games[0].board.grid, cache.marked_owner(games[0]))))
+    teacher = own / 100
+    assert teacher[(x[:, 0] + x[:, 1]) > 0].abs().min() > 0  # every stone owned by someone
+    right, wrong = block_loss(teacher, x, seg, teacher), block_loss(-teacher, x, seg, teacher)
+    assert right < 0.05 < 3 < wrong
+    empty = x[:, 2] > 0
+    assert torch.isclose(block_loss(torch.where(empty, -teacher, teacher), x, seg, teacher), right)
+
+
 # A 7x7 board with a black group, a white one and a few stones inside them, drawn with no symmetry
 ASYMMETRIC = """
     . X O . . . .

@@ -97,6 +97,24 @@ def block_figures(x: np.ndarray, seg: np.ndarray, owner: np.ndarray, target: np.
     return int(used.sum()), wrong, int(wrong > 0)
 
 
+def block_loss(owner: torch.Tensor, x: torch.Tensor, seg: torch.Tensor, y: torch.Tensor,
+               sharpness: float = 4.0) -> torch.Tensor:
+    """The mean over the batch's blocks of the logistic loss of each block's verdict: the block's
+    mean ownership from its own side, against the sign of the teacher's (blocks the teacher
+    leaves at 0 do not count). It weighs a block by its verdict, not by its points."""
+    batch, _, n, _ = x.shape
+    color = (x[:, 0] - x[:, 1]).reshape(-1)
+    stone = color != 0
+    flat = (seg.reshape(batch, -1) + torch.arange(batch).reshape(batch, 1) * (n * n)).reshape(-1)[stone]
+    size = batch * n * n
+    count = torch.zeros(size).index_add_(0, flat, torch.ones(len(flat)))
+    ours = torch.zeros(size).index_add_(0, flat, (owner.reshape(-1) * color)[stone])
+    theirs = torch.zeros(size).index_add_(0, flat, (y.reshape(-1) * color)[stone])
+    used = (count > 0) & (theirs != 0)
+    margin = torch.sign(theirs[used]) * ours[used] / count[used]
+    return F.softplus(-sharpness * margin).mean() if len(margin) else owner.sum() * 0
+
+
 def held_out(net: RefinerNet, x, seg, y, rows, cascade: bool = True) -> dict:
     """Refiner (and cascade) against the teacher on the positions ``rows``: blocks right,
     positions with every block right, and how many positions."""
@@ -134,7 +152,8 @@ def subsets(split: np.ndarray, finished: np.ndarray) -> dict[str, np.ndarray]:
 def train(planes: np.ndarray, segments: np.ndarray, ownership: np.ndarray, split: np.ndarray, finished: np.ndarray, *,
           channels: int = 32, layers: int = 6, global_pool: bool = False, epochs: int = 12, lr: float = 1e-3,
           batch: int = 32, seed: int = 1, threads: int = 2, small_weight: int = 1, train_positions: int | None = None,
-          finished_only: bool = False, finished_plane: bool = False, log=print) -> tuple[Refiner, dict]:
+          finished_only: bool = False, finished_plane: bool = False, block_weight: float = 0.0,
+          finished_weight: int = 1, log=print) -> tuple[Refiner, dict]:
     """Train on the ``train`` side of ``split`` (its finished games alone with ``finished_only``;
     its first ``train_positions`` in a fixed shuffle when given); returns the numpy refiner and the training record, with the held-out figures
     of every epoch on the ``hash`` side and the last epoch's on every held-out subset."""
@@ -152,7 +171,8 @@ def train(planes: np.ndarray, segments: np.ndarray, ownership: np.ndarray, split
     test = np.flatnonzero(split == "hash")
     small = x[:, 3].sum(dim=(1, 2)).numpy() < x.shape[-1] ** 2
     n_train = len(train_rows)
-    train_rows = np.concatenate([train_rows] + [train_rows[small[train_rows]]] * (small_weight - 1))
+    train_rows = np.concatenate([train_rows] + [train_rows[small[train_rows]]] * (small_weight - 1)
+                                + [train_rows[finished[train_rows]]] * (finished_weight - 1))
     net = RefinerNet(channels, layers, global_pool=global_pool, finished_plane=finished_plane)
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     steps = epochs * ((len(train_rows) + batch - 1) // batch)
@@ -166,7 +186,10 @@ def train(planes: np.ndarray, segments: np.ndarray, ownership: np.ndarray, split
             j = order[i:i + batch]
             xb, sb, yb = augment(x[j], seg[j], y[j], rng)
             weight = (1 - (1 - EMPTY_WEIGHT) * xb[:, 2]) * xb[:, 3]
-            loss = (weight * (net(xb, sb) - yb) ** 2).mean()
+            owner = net(xb, sb)
+            loss = (weight * (owner - yb) ** 2).mean()
+            if block_weight:
+                loss = loss + block_weight * block_loss(owner, xb, sb, yb)
             opt.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), 1.0)
@@ -180,7 +203,8 @@ def train(planes: np.ndarray, segments: np.ndarray, ownership: np.ndarray, split
     measured = {name: held_out(net, x, seg, y, rows) for name, rows in subsets(split, finished).items()}
     log(json.dumps(measured))
     record = {"channels": channels, "layers": layers, "global_pool": global_pool, "finished_only": finished_only,
-              "finished_plane": finished_plane,
+              "finished_plane": finished_plane, "block_weight": block_weight,
+              "finished_weight": finished_weight,
               "epochs": epochs, "lr": lr,
               "batch": batch, "seed": seed, "small_weight": small_weight, "positions": n_train,
               "small_positions": int(small[split == "train"].sum()), "held_out_positions": len(test),
@@ -206,6 +230,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--small-weight", type=int, default=1, help="repeat boards smaller than 19x19 this often per epoch")
+    p.add_argument("--finished-weight", type=int, default=1,
+                   help="repeat the positions of finished games this often per epoch")
+    p.add_argument("--block-weight", type=float, default=0.0,
+                   help="add this times the blocks' verdict loss (block_loss) to the points' loss")
     p.add_argument("--margin", type=float, default=0.25, help="flag a verdict uncertain when |p - 0.5| < margin")
     args = p.parse_args(argv)
     try:
@@ -224,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
                             channels=args.channels, layers=args.layers, global_pool=args.global_pool,
                             epochs=args.epochs, lr=args.lr, seed=args.seed, threads=args.threads,
                             small_weight=args.small_weight, train_positions=args.train_positions,
-                            finished_only=args.finished_only, finished_plane=args.finished_plane)
+                            finished_only=args.finished_only, finished_plane=args.finished_plane,
+                            block_weight=args.block_weight, finished_weight=args.finished_weight)
     if args.record:
         with open(args.record, "w") as f:
             json.dump(record, f, indent=1)
