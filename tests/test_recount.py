@@ -34,3 +34,23 @@ def test_recount_with_given_dead_stones_counts_those():
     ours = recount([("g", data)], model)
     assert ours["count_equals_record"] == 1.0
     assert none_dead["counted_games"] == 1 and none_dead["count_equals_record"] == 0.0
+
+
+def test_a_position_read_otherwise_than_the_teacher_says_whose_count_the_players_agree_with():
+    import numpy as np
+
+    from seog.features import sgf
+    from seog.scoring.score import score_game
+
+    model = model_file.load(model_file.DEFAULT_MODEL)
+    data = EXAMPLE.read_bytes()
+    game = sgf.loads(data)
+    ours = np.zeros((19, 19), dtype=bool)
+    ours.flat[score_game(game, model=model).read_dead] = True
+    assert ours.any()  # seog takes stones off: a teacher that keeps them all disagrees
+    agreeing = recount([("g", data)], model, truth=lambda game, raw, gid: ours)["flags against the teacher"]
+    assert agreeing["wrong"] == 0 and agreeing["wrong, our count = record"] == 0
+    keeping = recount([("g", data)], model, truth=lambda game, raw, gid: np.zeros((19, 19), dtype=bool))
+    flags = keeping["flags against the teacher"]
+    assert flags["wrong"] == 1 and flags["wrong, our count = record"] == 1
+    assert flags["wrong, the teacher's count = record"] == 0

@@ -53,7 +53,8 @@ def recount(games, model, dead_by=None, log=None, truth=None) -> dict:
     counted = exact = far = flipped = flagged_far = 0
     far_games = []
     flags = {"positions": 0, "flagged": 0, "by the record alone": 0, "wrong": 0, "wrong flagged": 0,
-             "wrong flagged by the record alone": 0}
+             "wrong flagged by the record alone": 0, "wrong, our count = record": 0,
+             "wrong, the teacher's count = record": 0}
     start = time.perf_counter()
     for n, (gid, data) in enumerate(games, 1):
         try:
@@ -75,7 +76,12 @@ def recount(games, model, dead_by=None, log=None, truth=None) -> dict:
                                    handicap=game.handicap, prisoners=game.board.prisoners, dead=dead)
         counted += 1
         if truth is not None and dead_by is None:
-            _tally_flags(flags, score, game, truth(game, data, gid))
+            dead_truth = truth(game, data, gid)
+            if _tally_flags(flags, score, game, dead_truth):
+                by_teacher = score_position(game.board, rules=rules_from_sgf(game.rules), komi=game.komi,
+                                            handicap=game.handicap, prisoners=game.board.prisoners, dead=dead_truth)
+                flags["wrong, our count = record"] += score.margin == record.margin
+                flags["wrong, the teacher's count = record"] += by_teacher.margin == record.margin
         diff = score.margin - record.margin
         exact += diff == 0
         if abs(diff) > FAR:
@@ -98,9 +104,9 @@ def recount(games, model, dead_by=None, log=None, truth=None) -> dict:
     return out
 
 
-def _tally_flags(flags: dict, score, game, dead_truth) -> None:
+def _tally_flags(flags: dict, score, game, dead_truth) -> bool:
     """One position into ``flags``: flagged (``Score.in_doubt``), and wrong when a stone is read
-    otherwise than the teacher reads it."""
+    otherwise than the teacher reads it; returns whether it is wrong."""
     import numpy as np
 
     read = np.zeros(game.board.grid.shape, dtype=bool)
@@ -113,6 +119,7 @@ def _tally_flags(flags: dict, score, game, dead_truth) -> None:
     flags["wrong"] += wrong
     flags["wrong flagged"] += wrong and score.in_doubt
     flags["wrong flagged by the record alone"] += wrong and by_record
+    return wrong
 
 
 def gnugo_dead(level: int = 10, timeout: float = 300):
