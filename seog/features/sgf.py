@@ -206,13 +206,15 @@ def loads(data: bytes | str) -> Game:
         if root.has_property(key):
             game.properties[key] = _text(root, key)
 
-    nodes = [sgf.Node(properties, record.presenter) for properties in _main_line(tree)]
+    line = list(_main_line(tree))
     game.variations = any(len(branch.children) > 1 for branch in _branches(tree))
     move_number = 0
     before_moves: dict[int, int] = {}  # point -> colour of the setup before the first move
-    for node_number, node in enumerate(nodes):
-        # Most nodes hold one move and nothing else: look at the property names first.
-        keys = node.get_raw_property_map().keys()
+    for node_number, properties in enumerate(line):
+        # Most nodes hold one move and nothing else: look at the property names first, and wrap
+        # the node for sgfmill's reading only when it holds more.
+        keys = properties.keys()
+        node = None if keys <= _MOVES else sgf.Node(properties, record.presenter)
         if not keys.isdisjoint(_SETUP):
             for color, point in _setup_stones(node, size, f"node {node_number}"):
                 board.place(color, point)
@@ -226,8 +228,9 @@ def loads(data: bytes | str) -> Game:
         if not keys.isdisjoint(_MOVES):
             if "B" in keys and "W" in keys:
                 raise SgfError(f"move {move_number + 1}: node {node_number} holds both a B and a W move")
-            move = _fast_move(node.get_raw_property_map(), size)
+            move = _fast_move(properties, size)
             if move is None:
+                node = node or sgf.Node(properties, record.presenter)
                 try:
                     move = node.get_move()
                 except ValueError:
@@ -251,7 +254,7 @@ def loads(data: bytes | str) -> Game:
             game.territory = {BLACK: set(), WHITE: set()}  # marks left before a stone was played are stale
 
     game.setup = [(color, point) for point, color in before_moves.items()]
-    game.recorded = _players_result(nodes[-1], game.result)
+    game.recorded = _players_result(sgf.Node(line[-1], record.presenter), game.result)
     game.handicap = _handicap(_raw(root, "HA"), game.setup, size, game.moves[0][0] if game.moves else None)
     return game
 
