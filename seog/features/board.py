@@ -8,7 +8,6 @@ so that the four neighbours of any board point are ``p + offset`` with no bounds
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 
 import numpy as np
 
@@ -110,7 +109,7 @@ class Board:
     # ---- play -------------------------------------------------------------------------
     def _block_and_liberty(self, stones, start: int) -> tuple[list[int], bool]:
         """The block at ``start`` and whether it has at least one liberty (stops early)."""
-        color, around = stones[start], _around(self.size)
+        color, around = stones[start], coords.padded_neighbours(self.size)
         found, seen, stack = [], {start}, [start]
         while stack:
             p = stack.pop()
@@ -151,7 +150,8 @@ class Board:
             raise IllegalMove("it retakes a ko at once")
         stones[point] = color
         captured: list[int] = []
-        for q in _around(self.size)[point]:
+        near = coords.padded_neighbours(self.size)[point]
+        for q in near:
             if stones[q] == -color and q not in captured:
                 block, free = self._block_and_liberty(stones, q)
                 if not free:
@@ -172,7 +172,7 @@ class Board:
         # A single stone that captured exactly one stone and now has one liberty makes a ko.
         self.ko = None
         if len(captured) == 1:
-            if all(stones[q] in (-color, BORDER) or q == captured[0] for q in _around(self.size)[point]):
+            if all(stones[q] in (-color, BORDER) or q == captured[0] for q in near):
                 self.ko = captured[0]
         return len(captured)
 
@@ -181,10 +181,3 @@ class Board:
         self.stones[point] = color
         self.ko = None
 
-
-@cache
-def _around(size: int) -> tuple[tuple[int, int, int, int], ...]:
-    """The four neighbours (up, left, right, down) of every padded flat point; the wall's own
-    entries point outside the array and are never walked from."""
-    s = size + 2
-    return tuple((q - s, q - 1, q + 1, q + s) for q in range(s * s))

@@ -111,6 +111,14 @@ def neighbour_offsets(size: int) -> tuple[int, int, int, int]:
 
 
 @cache
+def padded_neighbours(size: int) -> tuple[tuple[int, int, int, int], ...]:
+    """The four neighbours (up, left, right, down) of every flat point of the padded board, for
+    point-by-point walks; the border's own entries may point off the array: no walk starts there."""
+    s = size + 2
+    return tuple((q - s, q - 1, q + 1, q + s) for q in range(s * s))
+
+
+@cache
 def adjacent(size: int) -> tuple[tuple[int, ...], ...]:
     """The on-board up, down, left and right neighbours of every grid index."""
     out = []

@@ -16,25 +16,15 @@ goes to these walks.
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 
-from seog.features.coords import index_to_flat
+from seog.features.coords import index_to_flat, padded_neighbours
 
 EMPTY, WALL = 0, 3
 ESCAPE = 5  # a block with this many liberties has run away
 DEPTH = 12  # plies
 NODES = 70  # positions searched per block before giving up (the longest proof on the dev sets took 67)
 POSITION_NODES = 210  # and per position (the worst dev position takes about 17 ms, docs/benchmarks.md)
-
-
-@cache
-def _around(size: int) -> tuple[tuple[int, int, int, int], ...]:
-    """The up, left, right and down neighbours of every padded flat point (the walls' too, which
-    stay inside the padded board's range so long as nobody walks from them)."""
-    s = size + 2
-    return tuple((q - s, q - 1, q + 1, q + s) for q in range(s * s))
 
 
 class Budget(Exception):
@@ -50,7 +40,7 @@ class Reader:
         board = np.full((size + 2, size + 2), WALL, dtype=np.uint8)
         board[1:-1, 1:-1] = grid % 3  # black 1 -> 1, white -1 -> 2, empty 0
         self.start = bytearray(board.tobytes())
-        self.around = _around(size)
+        self.around = padded_neighbours(size)
         self.depth, self.nodes, self.total = depth, nodes, total
 
     def flat(self, index: int) -> int:
