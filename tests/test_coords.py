@@ -29,13 +29,14 @@ def test_passes_and_off_board_points():
         coords.from_gtp("K10", 9)
 
 
-def test_a_corner_has_two_walls_among_its_neighbour_offsets():
+def test_a_corner_has_two_walls_among_its_padded_neighbours():
     size = 9
     corner = coords.to_flat(0, 0, size)
     from seog.features.board import Board
     b = Board(size)
-    walls = [corner + d for d in coords.neighbour_offsets(size) if b.stones[corner + d] == coords.BORDER]
-    assert len(walls) == 2
+    near = coords.padded_neighbours(size)[corner]
+    assert [b.stones[q] == coords.BORDER for q in near] == [True, True, False, False]  # up, left, right, down
+    assert near[2] == coords.to_flat(0, 1, size) and near[3] == coords.to_flat(1, 0, size)
 
 
 def test_adjacent_lists_only_points_on_the_board():

@@ -104,13 +104,6 @@ def rc_to_gtp(row: int, col: int, size: int) -> str:
 
 
 @cache
-def neighbour_offsets(size: int) -> tuple[int, int, int, int]:
-    """Flat offsets of the four neighbours (up, left, right, down) on the padded board."""
-    s = size + 2
-    return (-s, -1, 1, s)
-
-
-@cache
 def padded_neighbours(size: int) -> tuple[tuple[int, int, int, int], ...]:
     """The four neighbours (up, left, right, down) of every flat point of the padded board, for
     point-by-point walks; the border's own entries may point off the array: no walk starts there."""
