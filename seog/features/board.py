@@ -150,16 +150,20 @@ class Board:
             raise IllegalMove("it retakes a ko at once")
         stones[point] = color
         captured: list[int] = []
-        near = coords.padded_neighbours(self.size)[point]
+        around = coords.padded_neighbours(self.size)
+        near = around[point]
         for q in near:
             if stones[q] == -color and q not in captured:
+                a, b, c, d = around[q]
+                if not (stones[a] and stones[b] and stones[c] and stones[d]):
+                    continue  # a liberty next to the stone itself: most neighbours, no walk
                 block, free = self._block_and_liberty(stones, q)
                 if not free:
                     captured.extend(block)  # without a liberty the walk covered the whole block
         if captured:
             self.stones[captured] = EMPTY
             self.prisoners[color] += len(captured)
-        else:
+        elif stones[near[0]] and stones[near[1]] and stones[near[2]] and stones[near[3]]:
             block, free = self._block_and_liberty(stones, point)
             if not free:
                 if not suicide:

@@ -72,10 +72,14 @@ class Reader:
             return None
         after = bytearray(stones)
         after[p] = color
-        other, near = 3 - color, self.around[p]
+        other, around = 3 - color, self.around
+        near = around[p]
         taken = []
         for q in near:
             if after[q] == other:
+                a, b, c, d = around[q]
+                if not (after[a] and after[b] and after[c] and after[d]):
+                    continue  # a liberty next to the stone itself
                 points = self.captured(after, q)
                 if points:
                     taken.extend(points)
