@@ -50,3 +50,14 @@ def test_scoring_a_game_imports_no_scipy_package():
     game = sorted(EXAMPLES.glob("*.sgf"))[0]
     out = subprocess.run([sys.executable, "-c", code, str(game)], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_scoring_a_game_leaves_the_version_lookup_alone_and_version_still_answers():
+    """``importlib.metadata`` (and the email parser under it) is loaded for ``--version`` only."""
+    code = ("import sys; from seog.cli import main; main(['score', sys.argv[1]]); "
+            "print('importlib.metadata' in sys.modules)")
+    game = sorted(EXAMPLES.glob("*.sgf"))[0]
+    out = subprocess.run([sys.executable, "-c", code, str(game)], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "False"
+    version = subprocess.run([sys.executable, "-m", "seog", "--version"], capture_output=True, text=True)
+    assert version.returncode == 0 and version.stdout.startswith("seog ") and not version.stderr
