@@ -1,4 +1,8 @@
-"""SGF in and out, through sgfmill: the rest of seog sees ``Game`` objects, never SGF properties.
+"""SGF in and out: the rest of seog sees ``Game`` objects, never SGF properties.
+
+The text is read into sgfmill's coarse tree (nodes as lists of raw values) by seog's own reader
+and written back from it by seog's own writer, each the same as sgfmill's to the byte
+(``parse_collection``, ``serialise``) and faster; sgfmill reads and writes the values.
 
 ``load`` replays the main line (the first variation) with captures, ko checks and suicide (taken
 off where the record's rules allow it, New Zealand and Tromp-Taylor; refused elsewhere), and
@@ -31,7 +35,7 @@ from seog.features.board import Board, IllegalMove
 from seog.features.coords import BLACK, WHITE
 
 MAX_HANDICAP = 9  # the most stones servers give (KGS, IGS, OGS, GTP's fixed_handicap): more is a setup
-# What a file may hold, checked before sgfmill builds anything (``_check_limits``): real games are
+# What a file may hold, checked before any tree is built (``_check_limits``): real games are
 # under 100 KB, with at most ~420 nodes and a few thousand property values.
 MAX_BYTES = 4 * 1024 * 1024
 MAX_NODES = 10_000  # each costs sgfmill a node object
