@@ -282,10 +282,12 @@ def _parse(data: bytes | str):
     return games[0], _encoding(games[0], data, from_text)
 
 
+# A property value as sgfmill's tokeniser reads it, between its brackets: no unescaped ']'.
+_VALUE_TEXT = rb"[^\\\]]*(?:\\.[^\\\]]*)*"
 # A token as sgfmill's tokeniser reads it: (move colour, move value) for a node that holds
 # one B or W value and nothing else (most of a record), else a value, a name, a delimiter, or
 # "other": a byte that starts no token, where sgfmill stops reading.
-_VALUE = rb"\[([^\\\]]*(?:\\.[^\\\]]*)*)\]"
+_VALUE = rb"\[(" + _VALUE_TEXT + rb")\]"
 _TREE_TOKEN = re.compile(rb"\s*(?:;\s*([BW])\s*" + _VALUE + rb"(?=\s*[;()])|" + _VALUE
                          + rb"|([A-Za-z]{1,64})|([;()])|(.))", re.DOTALL)
 _LOWER = bytes(range(ord("a"), ord("z") + 1))
@@ -389,7 +391,7 @@ def _check_go(coarse) -> None:
 
 # One token as sgfmill's tokeniser reads it (``sgf_grammar._tokenise_re``): a value, a property
 # name or a delimiter. Each ends in a byte that tells which: ']', a letter, or ';', '(' or ')'.
-_TOKEN = re.compile(rb"\s*(?:\[[^\\\]]*(?:\\.[^\\\]]*)*\]|[A-Za-z]{1,64}|[;()])", re.DOTALL)
+_TOKEN = re.compile(rb"\s*(?:\[" + _VALUE_TEXT + rb"\]|[A-Za-z]{1,64}|[;()])", re.DOTALL)
 _GAME_START = re.compile(rb"\(\s*;")  # where sgfmill starts reading a game
 _SEMICOLON, _OPEN, _CLOSE, _BRACKET = b";()]"
 
