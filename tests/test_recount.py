@@ -54,3 +54,40 @@ def test_a_position_read_otherwise_than_the_teacher_says_whose_count_the_players
     flags = keeping["flags against the teacher"]
     assert flags["wrong"] == 1 and flags["wrong, our count = record"] == 1
     assert flags["wrong, the teacher's count = record"] == 0
+
+
+def test_another_engines_dead_stones_are_set_against_the_teachers_game_by_game():
+    import numpy as np
+
+    from seog.features import sgf
+    from seog.scoring.score import score_game
+
+    model = model_file.load(model_file.DEFAULT_MODEL)
+    data = EXAMPLE.read_bytes()
+    ours = np.zeros((19, 19), dtype=bool)
+    ours.flat[score_game(sgf.loads(data), model=model).read_dead] = True
+    games = [("same stones", data), ("none dead", data)]
+    engine = {"same stones": ours, "none dead": np.zeros((19, 19), dtype=bool)}  # the peer's dead stones
+    figures = recount(games, model, dead_by=lambda game, raw, gid: engine[gid], truth=lambda game, raw, gid: ours)
+    assert figures["against the teacher"] == {"positions": 2, "wrong": 1, "wrong_games": ["none dead"]}
+    assert "flags against the teacher" not in figures  # the peer has no flags
+
+
+def test_only_the_named_games_of_a_side_are_read(tmp_path):
+    import tarfile
+
+    from seog.datasets.recount import held_out_games
+    from seog.datasets.split import split_of
+
+    names = [f"kgs/2002__2002-01-{day:02d}-1.sgf" for day in range(1, 29)]
+    archive = tmp_path / "games.tar"
+    with tarfile.open(archive, "w") as tar:
+        for name in names:
+            info = tarfile.TarInfo(name)
+            info.size = len(EXAMPLE.read_bytes())
+            tar.addfile(info, EXAMPLE.open("rb"))
+    hashed = [n for n in names if split_of(n) == "hash"]
+    assert hashed  # one in ten by the hash of the id: some of 28
+    wanted = {hashed[0].rsplit("__", 1)[1][:-4]}
+    assert [gid for gid, _ in held_out_games([str(archive)], "hash", wanted)] == sorted(wanted)
+    assert len(list(held_out_games([str(archive)], "hash"))) == len(hashed)

@@ -7,10 +7,13 @@ the players' result. A count off by more than ``FAR`` points, and one that names
 winner, is what a referee cannot take back, whatever the cause (a misread group, or a result the
 players agreed otherwise). ``--dead gnugo`` counts GNU Go's dead stones with the same scorer, as
 a peer on the same games; ``--dead teacher`` counts KataGo's (the held-out truth, from the planes
-caches), which tells a misread from a result the players agreed otherwise.
+caches), which tells a misread from a result the players agreed otherwise. With ``--planes``,
+the model's or GNU Go's dead stones are also set against KataGo's, position by position, and the
+positions they get wrong named; ``--games`` reads only the games named.
 
     python -m seog.datasets.recount ../shared/data/kgs-6d-more.tar.xz ../shared/data/kgs-6d-train.tar.xz \\
-        --side hash [--model PATH] [--dead gnugo | --dead teacher --planes CACHE ...] [--out runs/recount-hash.json]
+        --side hash [--model PATH] [--dead gnugo | --dead teacher] [--planes CACHE ...] [--games ID ...] \\
+        [--out runs/recount-hash.json]
 """
 
 from __future__ import annotations
@@ -25,9 +28,9 @@ from seog.scoring.count import FAR_FROM_RECORD
 FAR = int(FAR_FROM_RECORD)  # points: a count further than this from the record is a referee's error to report
 
 
-def held_out_games(archives: list[str], side: str) -> Iterator[tuple[str, bytes]]:
-    """(game id, SGF bytes) of every game of ``side`` in the archives, each game once (the first
-    archive that holds it)."""
+def held_out_games(archives: list[str], side: str, only: set[str] | None = None) -> Iterator[tuple[str, bytes]]:
+    """(game id, SGF bytes) of every game of ``side`` in the archives (those named in ``only``,
+    when given), each game once (the first archive that holds it)."""
     from seog.datasets import archive
     from seog.datasets.split import game_id, split_of
 
@@ -35,7 +38,7 @@ def held_out_games(archives: list[str], side: str) -> Iterator[tuple[str, bytes]
     for source in archives:
         for entry in archive.read(source):
             gid = game_id(entry.name)
-            if gid in seen or split_of(entry.name) != side or entry.data is None:
+            if gid in seen or split_of(entry.name) != side or entry.data is None or (only and gid not in only):
                 continue
             seen.add(gid)
             yield gid, entry.data
@@ -45,6 +48,8 @@ def recount(games, model, dead_by=None, log=None, truth=None) -> dict:
     """Figures and the far-off games for ``games`` ((id, SGF bytes) pairs); ``dead_by(game, data,
     id)`` gives the dead stones to count with instead of the model's (a bool mask), or None.
     ``truth``, a ``dead_by`` of the teacher's: the model's flags against its wrong positions too."""
+    import numpy as np
+
     from seog.features import sgf
     from seog.scoring.result import format_result, parse_result
     from seog.scoring.rules import rules_from_sgf
@@ -54,7 +59,8 @@ def recount(games, model, dead_by=None, log=None, truth=None) -> dict:
     far_games = []
     flags = {"positions": 0, "flagged": 0, "by the record alone": 0, "wrong": 0, "wrong flagged": 0,
              "wrong flagged by the record alone": 0, "wrong, our count = record": 0,
-             "wrong, the teacher's count = record": 0}
+             "wrong, the teacher's count = record": 0, "wrong_games": []}
+    against = {"positions": 0, "wrong": 0, "wrong_games": []}
     start = time.perf_counter()
     for n, (gid, data) in enumerate(games, 1):
         try:
@@ -75,9 +81,16 @@ def recount(games, model, dead_by=None, log=None, truth=None) -> dict:
             score = score_position(game.board, rules=rules_from_sgf(game.rules), komi=game.komi,
                                    handicap=game.handicap, prisoners=game.board.prisoners, dead=dead)
         counted += 1
-        if truth is not None and dead_by is None:
+        if truth is not None and dead_by is not None:  # another engine's dead stones against the teacher's
+            wrong = bool((np.asarray(dead) != truth(game, data, gid))[game.board.grid != 0].any())
+            against["positions"] += 1
+            against["wrong"] += wrong
+            if wrong:
+                against["wrong_games"].append(gid)
+        elif truth is not None:
             dead_truth = truth(game, data, gid)
             if _tally_flags(flags, score, game, dead_truth):
+                flags["wrong_games"].append(gid)
                 by_teacher = score_position(game.board, rules=rules_from_sgf(game.rules), komi=game.komi,
                                             handicap=game.handicap, prisoners=game.board.prisoners, dead=dead_truth)
                 flags["wrong, our count = record"] += score.margin == record.margin
@@ -101,6 +114,8 @@ def recount(games, model, dead_by=None, log=None, truth=None) -> dict:
         flags["flagged share"] = round(flags["flagged"] / flags["positions"], 4)
         flags["wrong flagged share"] = round(flags["wrong flagged"] / max(flags["wrong"], 1), 4)
         out["flags against the teacher"] = flags
+    if against["positions"]:
+        out["against the teacher"] = against
     return out
 
 
@@ -173,7 +188,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dead", choices=["model", "gnugo", "teacher"], default="model",
                    help="whose dead stones to count (default: the model's)")
     p.add_argument("--planes", nargs="+", help="planes caches holding the teacher's ownership: the dead stones "
-                   "of --dead teacher; with the model's, its flags against the teacher's wrong positions")
+                   "of --dead teacher; with the model's, its flags against the teacher's wrong positions; "
+                   "with GNU Go's, the positions where its dead stones are not the teacher's")
+    p.add_argument("--games", nargs="+", help="only these games of the side (ids as the figures name them)")
     p.add_argument("--out", help="write the figures to this JSON file")
     args = p.parse_args(argv)
     from seog.classifiers import model_file
@@ -181,9 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     model = model_file.load(args.model)
     dead_by = {"model": lambda: None, "gnugo": gnugo_dead, "teacher": lambda: teacher_dead(args.planes)}[args.dead]()
     figures = {"dead stones": args.model if dead_by is None else args.dead, "side": args.side,
-               **recount(held_out_games(args.archives, args.side), model, dead_by,
+               **recount(held_out_games(args.archives, args.side, set(args.games or ())), model, dead_by,
                          log=lambda m: print(m, file=sys.stderr),
-                         truth=teacher_dead(args.planes) if args.planes and dead_by is None else None)}
+                         truth=teacher_dead(args.planes) if args.planes and args.dead != "teacher" else None)}
     from seog.datasets.heldout import write_figures
 
     write_figures(figures, args.out)
