@@ -47,9 +47,8 @@ def held_out_games(archives: list[str], side: str, only: set[str] | None = None)
 def recount(games, model, dead_by=None, log=None, truth=None) -> dict:
     """Figures and the far-off games for ``games`` ((id, SGF bytes) pairs); ``dead_by(game, data,
     id)`` gives the dead stones to count with instead of the model's (a bool mask), or None.
-    ``truth``, a ``dead_by`` of the teacher's: the model's flags against its wrong positions too."""
-    import numpy as np
-
+    ``truth``, a ``dead_by`` of the teacher's: the model's flags against its wrong positions too,
+    or, with ``dead_by``, the positions where those dead stones are not the teacher's."""
     from seog.features import sgf
     from seog.scoring.result import format_result, parse_result
     from seog.scoring.rules import rules_from_sgf
@@ -82,7 +81,7 @@ def recount(games, model, dead_by=None, log=None, truth=None) -> dict:
                                    handicap=game.handicap, prisoners=game.board.prisoners, dead=dead)
         counted += 1
         if truth is not None and dead_by is not None:  # another engine's dead stones against the teacher's
-            wrong = bool((np.asarray(dead) != truth(game, data, gid))[game.board.grid != 0].any())
+            wrong = _reads_otherwise(game, dead, truth(game, data, gid))
             against["positions"] += 1
             against["wrong"] += wrong
             if wrong:
@@ -126,7 +125,7 @@ def _tally_flags(flags: dict, score, game, dead_truth) -> bool:
 
     read = np.zeros(game.board.grid.shape, dtype=bool)
     read.flat[score.read_dead] = True
-    wrong = bool((read != dead_truth)[game.board.grid != 0].any())
+    wrong = _reads_otherwise(game, read, dead_truth)
     by_record = score.far_from_record and not score.uncertain_blocks
     flags["positions"] += 1
     flags["flagged"] += score.in_doubt
@@ -135,6 +134,13 @@ def _tally_flags(flags: dict, score, game, dead_truth) -> bool:
     flags["wrong flagged"] += wrong and score.in_doubt
     flags["wrong flagged by the record alone"] += wrong and by_record
     return wrong
+
+
+def _reads_otherwise(game, dead, dead_truth) -> bool:
+    """Does a stone of ``game``'s board stand dead in one mask and alive in the other?"""
+    import numpy as np
+
+    return bool((np.asarray(dead) != dead_truth)[game.board.grid != 0].any())
 
 
 def gnugo_dead(level: int = 10, timeout: float = 300):
