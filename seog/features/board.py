@@ -184,4 +184,3 @@ class Board:
         """Put a setup stone (SGF AB/AW/AE) without captures or ko."""
         self.stones[point] = color
         self.ko = None
-
