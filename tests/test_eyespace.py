@@ -179,6 +179,92 @@ def test_the_eye_a_prisoner_in_atari_leaves_depends_on_its_shape(picture, outsid
     assert _taken_eyes(topo, white.color, [white.id], alive, 5) == []  # four stones, fewer than taken_min
 
 
+# Black's ring (C7-G7 and around) encloses one region, C6, D6, C5, D5, E5 and D4: a flower six
+# (the cross around D5, and C6 between two of its arms). White's five stones there are one block
+# on its vital point D5, in atari at E5. Taken, the space is White's to play in first, and a
+# stone on D5 leaves Black one eye: Black dies inside White's living wall.
+FLOWER_SIX = """
+    . . . . . . . . .
+    . O O O O O O O .
+    . O X X X X X O .
+    . O X O O X X O .
+    . O X O O . X O .
+    . O X X O X X O .
+    . O X X X X X O .
+    . O O O O O O O .
+    . . . . . . . . .
+"""
+
+
+def test_a_group_around_a_flower_six_of_prisoners_on_its_vital_point_is_dead():
+    topo = analyze(board(FLOWER_SIX).grid)
+    prisoners = at(topo, 3, 3)
+    assert prisoners.size == 5
+    out = eyeless_dead(topo, verdicts(topo, dead={prisoners.id}))
+    assert not out[at(topo, 2, 2).id].alive and out[at(topo, 2, 2).id].source == "eyespace"
+    assert out[prisoners.id].alive and out[at(topo, 1, 1).id].alive
+
+
+def test_a_flower_six_whose_vital_point_is_empty_leaves_room_for_two_eyes():
+    # White's three stones at C6, D6 and C5 leave D5 empty: Black plays there first and lives.
+    open_vital = FLOWER_SIX.replace(". O X O O . X O .", ". O X O . . X O .").replace(
+        ". O X X O X X O .", ". O X X . X X O .")
+    topo = analyze(board(open_vital).grid)
+    prisoners = at(topo, 3, 3)
+    assert prisoners.size == 3
+    out = eyeless_dead(topo, verdicts(topo, dead={prisoners.id}))
+    assert out[at(topo, 2, 2).id].alive
+
+
+@pytest.mark.parametrize("picture, vital", [
+    ("XX.\nXXX\n...", (1, 1)),  # bulky five: the square's point next to three others
+    (".X.\nXXX\n.X.", (1, 1)),  # crossed five: the centre
+    ("XX.\nXXX\n.X.", (1, 1)),  # flower six: the centre of its cross
+    ("XXX\nXX.\n...", (0, 1)),  # bulky five, turned
+    ("XXX\n..X\n..X", None),  # a bent five makes two eyes
+    ("XXX\nX..\nXX.", None),  # so does this six
+    (".X..\nXXXX\n.X..", None),  # a cross with a tail
+    ("XXXX\nXX..\n....", None),  # a square with a tail of two: six, no cross
+])
+def test_the_vital_point_of_a_five_or_six_point_space(picture, vital):
+    from seog.classifiers.eyespace import _vital_point
+
+    rows = picture.split()
+    n = len(rows[0])
+    points = {r * n + c for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "X"}
+    assert _vital_point(points, n) == (None if vital is None else vital[0] * n + vital[1])
+
+
+def test_a_square_at_the_right_edge_does_not_wrap_to_the_next_row():
+    from seog.classifiers.eyespace import _vital_point
+
+    # on a 3x3 board, 2, 3, 5 and 6 are no square (2 ends the top row, 3 starts the next), so
+    # these five points (C3, A2-C2, A1) are no bulky five
+    assert _vital_point({2, 3, 4, 5, 6}, 3) is None
+
+
+# White walls in Black's crossed five, in atari at C2; the space beside C2 reaches Black's B1.
+CROSS_PRISONER = """
+    . . . . . . .
+    O O O O O . .
+    O O X O O . .
+    O X X X O . .
+    O O X O O . .
+    O O . O . . .
+    . X . . . . .
+"""
+
+
+def test_a_crossed_five_of_prisoners_in_atari_leaves_one_eye_once_taken():
+    from seog.classifiers.eyespace import _taken_eyes
+
+    topo = analyze(board(CROSS_PRISONER).grid)
+    white, prisoner = at(topo, 1, 0), at(topo, 3, 2)
+    assert prisoner.size == 5 and len(prisoner.liberties) == 1
+    alive = [b.id != prisoner.id for b in topo.blocks]
+    assert _taken_eyes(topo, white.color, [white.id], alive, DEFAULT.taken_min) == [("one", 5)]
+
+
 def test_the_seki_patterns_of_the_ogs_set_stay_alive():
     from seog.datasets.devsets import read
 

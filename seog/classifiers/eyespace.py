@@ -11,6 +11,9 @@ opponent stone in them, each classed by shape:
 - one point with opponent stones on too many diagonals is a false eye;
 - up to three points, a square four, a pyramid four whose centre the opponent holds, or a four
   whose opponent stones are all one block of two or more is one eye at most;
+- so is a bulky five, a crossed five or a flower six whose opponent stones are one block that
+  holds its vital point (the point next to the most others): taken, the space is the opponent's
+  to play in first, and a stone on that point leaves one eye;
 - anything bigger may make two.
 A group with no room for two eyes is dead when it borders a living opponent block, no such
 block has all its *room* among the group's (that is seki, or a capturing race), and every
@@ -126,6 +129,8 @@ def _eyes(topology: Topology, color: int, blocks: list[int], alive: list[bool]) 
             out.append(("false", 1))
         elif size <= 3 or (size == 4 and _one_eye_four(topology, cer.points.tolist(), color)):
             out.append(("one", size))
+        elif size in (5, 6) and _vital_held(topology, cer.points.tolist(), color):
+            out.append(("one", size))
         else:
             out.append(("two", size))
     return out
@@ -189,10 +194,11 @@ def _taken_eyes(topology: Topology, color: int, blocks: list[int], alive: list[b
     blocks of ``taken_min`` stones or more called dead, walled in by the group alone but for their
     one liberty, and not inside a region ``_eyes`` counts already (the space beside them may
     reach the opponent's stones outside). Once taken, their points are empty and the group's
-    alone: up to three points make one eye, four by shape (``_one_eye_space``), five or more
-    room for two. (A bulky or crossed five, a rabbity six, or a bent four in the corner, which
-    the opponent can keep to one eye, count as two too.) The taking stone must join the group,
-    and the prisoner must not run out through its liberty."""
+    alone: up to three points make one eye, four by shape (``_one_eye_space``), five or six
+    when they are a bulky five, a crossed five or a flower six (``_vital_point``: the opponent
+    plays on it first), more room for two. (A bent four in the corner, which the opponent can
+    keep to one eye, counts as two too.) The taking stone must join the group, and the prisoner
+    must not run out through its liberty."""
     mine, n, out = set(blocks), topology.size, []
     block_of, cer_of = topology.block_of.ravel(), topology.cer_of[color].ravel()
     around = adjacent(n)
@@ -212,7 +218,8 @@ def _taken_eyes(topology: Topology, color: int, blocks: list[int], alive: list[b
         label = cer_of[int(prisoner.points[0])]
         if label and _walled_alone(topology.cers[color][label - 1], mine, alive):
             continue  # inside a region ``_eyes`` counts
-        one = prisoner.size <= 3 or (prisoner.size == 4 and _one_eye_space(points, n))
+        one = (prisoner.size <= 3 or (prisoner.size == 4 and _one_eye_space(points, n))
+               or (prisoner.size in (5, 6) and _vital_point(points, n) is not None))
         out.append(("one" if one else "two", prisoner.size))
     return out
 
@@ -221,6 +228,34 @@ def _one_eye_space(points: set[int], n: int) -> bool:
     """An empty four-point space that makes one eye: a square, or a pyramid (the opponent takes its
     centre); a straight or bent four makes two."""
     return _square(points, n) or _pyramid_centre(points, n) is not None
+
+
+def _vital_point(points: set[int], n: int) -> int | None:
+    """The vital point of a five- or six-point space that one stone keeps to one eye: a bulky
+    five (a square and one more point: the square's point next to three others), a crossed five
+    (the centre of the cross) or a flower six (a cross and the point between two of its arms: the
+    centre); None for any other space."""
+    around = adjacent(n)
+    next_to = {p: sum(q in points for q in around[p]) for p in points}
+    centres = [p for p, k in next_to.items() if k == 4]
+    square = any(p % n + 1 < n and {p + 1, p + n, p + n + 1} <= points for p in points)
+    if len(points) == 5:
+        if centres:
+            return centres[0]
+        if square:
+            return next(p for p, k in next_to.items() if k == 3)
+    if len(points) == 6 and square and len(centres) == 1:
+        return centres[0]
+    return None
+
+
+def _vital_held(topology: Topology, points: list[int], color: int) -> bool:
+    """Is this five- or six-point space one that one stone keeps to one eye (``_vital_point``),
+    with that point held by the opponent's stones, all of them one block?"""
+    vital = _vital_point(set(points), topology.size)
+    if vital is None or topology.grid.flat[vital] != -color:
+        return False
+    return len({int(topology.block_of.flat[p]) for p in points if topology.grid.flat[p] == -color}) == 1
 
 
 def _square(points: set[int], n: int) -> bool:
