@@ -29,15 +29,34 @@ def test_resigned_19x19_game_is_counted_as_an_estimate_without_eye_shape_rules()
     assert abs(score.margin) < 200  # the count of a board as it stands, not of a white side wiped out
 
 
-def test_the_same_board_counted_as_finished_may_use_every_rule():
-    """The eye-shape rules are held back by the record's RE, not by the board: given as a finished
-    position (a JSON board, no RE), the same stones are read with every rule (open borders then
-    make it unfinished again, and the rules are held back after all)."""
+def test_the_same_board_without_its_record_is_unfinished_by_its_open_borders():
+    """Given as a JSON board (no RE), the resigned game's stones are read as a finished position
+    first; the eye-shape rules would then kill every open white group and close the borders
+    (B+351). They assume closed borders, so the borders are looked at without them: open, the
+    position is not finished, and the reader decides it alone."""
     game = sgf.load(shared_dir("cases") / "gnugo-19x19-resigned-move-177.sgf")
     score = score_position(game.board, rules="japanese", komi=7)
-    assert score.unfinished in ("", "open borders")
-    if score.unfinished:
-        assert not any(st.source in EYE_SHAPE_RULES for st in score.blocks)
+    assert score.unfinished == "open borders" and not score.finished
+    assert not any(st.source in EYE_SHAPE_RULES for st in score.blocks)
+    assert abs(score.margin) < 100
+    assert any(note.startswith("the borders are still open") for note in score.notes)
+
+
+def test_a_counted_record_stays_finished_whatever_the_eye_shape_rules_close():
+    """The 9x9 case's record holds a count (B+39): the players finished it, and the eye-shape
+    rule may decide its white group (flagged against the sure reader). The same board posted
+    without a record has open borders once that rule is left out: it is answered as unfinished,
+    the white group alive as the reader reads it."""
+    game = sgf.load(shared_dir("cases") / "gnugo-9x9-living-group-called-dead.sgf")
+    d9 = gtp_to_index("D9", 9)
+    recorded = score_game(game)
+    assert recorded.finished and recorded.unfinished == ""
+    group = next(st for st in recorded.blocks if d9 in st.points.tolist())
+    assert group.alive or group.uncertain
+    posted = score_position(game.board, rules="japanese", komi=game.komi)
+    assert posted.unfinished == "open borders"
+    group = next(st for st in posted.blocks if d9 in st.points.tolist())
+    assert group.alive and group.source not in EYE_SHAPE_RULES
 
 
 def test_living_9x9_group_is_alive_or_flagged():

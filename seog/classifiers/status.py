@@ -150,6 +150,13 @@ def decide(topology: Topology, model=None, passes: Collection[str] | None = None
     return [settled[b.id] for b in topology.blocks]
 
 
+def rules_without_eye_shape(model) -> tuple[str, ...]:
+    """The rules a model keeps (``model_rules``; every rule for one that names none) less the
+    eye-shape rules, which assume closed borders."""
+    kept = model_rules(model)
+    return tuple(name for name, _ in PIPELINE if not name.reads_eye_shape and (kept is None or name in kept))
+
+
 def model_rules(model) -> tuple[str, ...] | None:
     """The rules after the nets that a model keeps (its meta's ``rules``, chosen with its reader
     on held-out data: docs/model.md); None, every rule, for a model that names none."""

@@ -21,7 +21,7 @@ from dataclasses import replace
 import numpy as np
 
 from seog.classifiers import model_file
-from seog.classifiers.status import decide, overridden
+from seog.classifiers.status import decide, overridden, rules_without_eye_shape
 from seog.classifiers.vocabulary import EYE_SHAPE_RULES, BlockStatus, Source
 from seog.features.arrays import label, shrink
 from seog.features.board import Board, IllegalPosition
@@ -60,12 +60,16 @@ def score(request: ScoreRequest, model=DEFAULT) -> Score:
     statuses = decide_blocks(request, topology, model, finished=not request.unfinished)
     counted = count_request(request, topology, statuses)
     unfinished, opened = request.unfinished, open_borders(request, counted)
+    if not opened and not unfinished and closed_by_eye_shape(request, statuses):
+        # the eye-shape rules assume closed borders: they cannot be what closes them
+        without = decide_blocks(request, topology, model, finished=True, eye_shape=False)
+        opened = open_borders(request, count_request(request, topology, without))
     if opened and not unfinished:  # not a finished position after all: decide it as one that is not
         unfinished = "open borders"
         if decided_by_eye_shape(request, model, statuses):
             statuses = decide_blocks(request, topology, model, finished=False)
             counted = count_request(request, topology, statuses)
-            opened = open_borders(request, counted)
+            opened = open_borders(request, counted) or opened
     notes = score_notes(request, counted, opened, unfinished, decided=request.dead is None and model is not None)
     gap = record_gap(request, counted)
     if gap is not None and abs(gap) > FAR_FROM_RECORD:
@@ -110,13 +114,16 @@ def check_liberties(topology: Topology) -> None:
             raise IllegalPosition(f"the block at {_vertex(block.points[0], topology.size)} has no liberties")
 
 
-def decide_blocks(request: ScoreRequest, topology: Topology, model, finished: bool) -> list[BlockStatus]:
+def decide_blocks(request: ScoreRequest, topology: Topology, model, finished: bool,
+                  eye_shape: bool = True) -> list[BlockStatus]:
     """Every block's status, in block id order, with the caller's overrides: from the dead stones
-    the request gives (a block with any stone given dead is dead), else decided by the model,
-    which flags races after the overrides (a race a person has settled is not in doubt)."""
+    the request gives (a block with any stone given dead is dead), else decided by the model
+    (without the eye-shape rules unless ``eye_shape``), which flags races after the overrides (a
+    race a person has settled is not in doubt)."""
     overrides = override_blocks(request, topology)
     if request.dead is None:
-        return decide(topology, model, finished=finished, overrides=overrides)
+        passes = None if eye_shape else rules_without_eye_shape(model)
+        return decide(topology, model, passes=passes, finished=finished, overrides=overrides)
     mask = request.dead
     marked = {b.id: BlockStatus(b.id, b.color, b.points, not mask.flat[b.points].any(), Source.MARKUP)
               for b in topology.blocks}
@@ -138,6 +145,16 @@ def count_request(request: ScoreRequest, topology: Topology, statuses: list[Bloc
     """The count of ``statuses`` (what is read) under the request's rules."""
     return count_blocks(request.board.grid, statuses, request.rules,
                         request.komi, request.handicap, dict(request.prisoners))
+
+
+def closed_by_eye_shape(request: ScoreRequest, statuses: list[BlockStatus]) -> bool:
+    """Should the borders be looked at again without the eye-shape rules: they turned a block,
+    and no count in the record says the game was finished? (A game abandoned in the middle, or
+    a board posted before its end, can look closed once they have killed every group of one
+    side; a counted game is finished whatever its borders look like.)"""
+    if request.game is not None and parse_result(request.game.recorded).counted:
+        return False
+    return any(st.source in EYE_SHAPE_RULES for st in statuses)
 
 
 def decided_by_eye_shape(request: ScoreRequest, model, statuses: list[BlockStatus]) -> bool:
