@@ -225,6 +225,7 @@ def test_a_flower_six_whose_vital_point_is_empty_leaves_room_for_two_eyes():
     ("XXX\nX..\nXX.", None),  # so does this six
     (".X..\nXXXX\n.X..", None),  # a cross with a tail
     ("XXXX\nXX..\n....", None),  # a square with a tail of two: six, no cross
+    ("XX.X\nXX..\n....", None),  # a square and a point apart from it: no one space
 ])
 def test_the_vital_point_of_a_five_or_six_point_space(picture, vital):
     from seog.classifiers.eyespace import _vital_point

@@ -242,8 +242,8 @@ def _vital_point(points: set[int], n: int) -> int | None:
     if len(points) == 5:
         if centres:
             return centres[0]
-        if square:
-            return next(p for p, k in next_to.items() if k == 3)
+        if square:  # None when the fifth point is not next to the square (no space of one region)
+            return next((p for p, k in next_to.items() if k == 3), None)
     if len(points) == 6 and square and len(centres) == 1:
         return centres[0]
     return None
