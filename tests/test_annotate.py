@@ -545,6 +545,26 @@ def test_a_worker_that_dies_fails_its_games_and_the_run_goes_on_in_a_fresh_pool(
     assert rest.count(ann.FAILED) == 0 and rest.count(ann.ANNOTATED) == summary.count(ann.FAILED)
 
 
+def model_loaded_in_this_process() -> bool:
+    from seog.scoring import score
+
+    return score._default_loaded and score._default_model is not None
+
+
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="only forked workers inherit")
+def test_pool_workers_start_with_the_parents_model_instead_of_loading_their_own(monkeypatch):
+    from seog.scoring import score
+
+    monkeypatch.setattr(score, "_default_loaded", False)
+    monkeypatch.setattr(score, "_default_model", None)
+    ann._preload(ann.Options())
+    pool = ann._new_pool(1)
+    try:
+        assert pool.submit(model_loaded_in_this_process).result(timeout=60)
+    finally:
+        pool.shutdown()
+
+
 def test_a_long_run_hands_a_worker_several_games_a_task_and_a_short_one_one():
     assert [ann.pool_chunk(games, 2) for games in (5, 31, 64, 100, 500, 8270)] == [1, 1, 2, 3, 8, 8]
     assert ann.pool_chunk(500, 16) == 1

@@ -624,6 +624,7 @@ def _run_pool(entries, options: Options, workers: int, chunk: int = 1):
     """``_pooled`` on local worker processes, ``chunk`` games a task. A worker that dies (out of
     memory, killed) breaks the pool: the games it held become failed rows and the run goes on in
     a fresh pool."""
+    _preload(options)
     pool = _new_pool(workers)
 
     def submit(*args):
@@ -639,6 +640,16 @@ def _run_pool(entries, options: Options, workers: int, chunk: int = 1):
         yield from _pooled(submit, entries, options, 4 * workers, chunk=chunk)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _preload(options: Options) -> None:
+    """Import the scoring modules and load the model in this process before the pool starts, so
+    that forked workers inherit them instead of each paying for them (some 60 ms of CPU)."""
+    import seog.scoring.request  # noqa: F401 - imported for the workers to inherit
+    from seog.scoring import score
+
+    if options.model == score.DEFAULT:
+        score.default_model()
 
 
 def _new_pool(workers: int) -> futures.ProcessPoolExecutor:
