@@ -39,7 +39,7 @@ class PassSettings:
     read_max_liberties: int = 3  # blocks with more are not read; chosen with the rule (#7), not swept
     read_max_chain_liberties: int = 5  # more: the chain connects out (1,608 of 1,954 dev searches, no proof)
     read_depth: int = search.DEPTH  # plies the search looks ahead; chosen with the search (#7), not swept
-    read_nodes: int = search.NODES  # positions searched per block; the longest dev-set proof took 67
+    read_nodes: int = search.NODES  # positions searched per block; the longest hash-side proof takes 66
     read_position_nodes: int = search.POSITION_NODES  # and per position; the worst dev position: about 17 ms
 
     # eye shape (``classifiers.eyespace``)
