@@ -1,5 +1,7 @@
 """Eye space: a group with room for one eye at most dies among opponents that live on their own."""
 
+from dataclasses import replace
+
 import pytest
 
 from conftest import EXAMPLES, SEKI_CORNER, at, board, decided_game, shared_dir, verdicts
@@ -100,6 +102,38 @@ def test_big_dead_groups_of_real_games(folder, name, stones):
     eyeless = [s for s in statuses if s.source == "eyespace"]
     assert stones in {len(s.points) for s in eyeless}
     assert all(s.alive == bool(truth[s.block]) for s in statuses)
+
+
+# Black's six stones in the top-left corner have one eye of two points (A9, A8) and touch only
+# White's wall, whose one eye is the rectangle of six points in the top right (F9-H8).
+RECTANGULAR_SIX = """
+    . X X X O . . . O
+    . X X X O . . . O
+    O O O O O O O O O
+    . . . . . . . . .
+    . . . . . . . . .
+    X X X X X X X X X
+    X . X . X . X . X
+    X X X X X X X X X
+    . . . . . . . . .
+"""
+
+
+def test_a_wall_whose_one_eye_is_a_rectangular_six_lives_and_kills_the_group_inside():
+    topo = analyze(board(RECTANGULAR_SIX).grid)
+    out = eyeless_dead(topo, verdicts(topo))
+    assert not out[at(topo, 0, 1).id].alive and out[at(topo, 0, 1).id].source == "eyespace"
+    assert out[at(topo, 2, 0).id].alive
+    seven = eyeless_dead(topo, verdicts(topo), replace(DEFAULT, alone_eye=7))  # an eye of six not enough
+    assert all(st.alive for st in seven.values())
+
+
+def test_a_wall_whose_one_eye_is_a_bulky_five_does_not_live_on_its_own():
+    # White on H8: the wall's eye is a bulky five, which the opponent can keep to one eye.
+    bulky_five = RECTANGULAR_SIX.replace(". X X X O . . . O\n    O O O", ". X X X O . . O O\n    O O O")
+    assert bulky_five != RECTANGULAR_SIX
+    topo = analyze(board(bulky_five).grid)
+    assert all(st.alive for st in eyeless_dead(topo, verdicts(topo)).values())
 
 
 def test_a_group_with_one_eye_around_a_stone_in_atari_dies():

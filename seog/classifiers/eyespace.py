@@ -18,9 +18,9 @@ opponent stone in them, each classed by shape:
 A group with no room for two eyes is dead when it borders a living opponent block, no such
 block has all its *room* among the group's (that is seki, or a capturing race), and every
 opponent group next to it lives on its own: it holds a block alive by Benson's algorithm, two
-eyes, or one eye of ``big_eye`` points or more (seven). That big eye may be walled in part by the
-group's prisoners (opponent stones called dead next to it): if the group dies, they live. Smaller
-eyes may not: a prisoner in atari walling two points makes a ko or a snapback there, not an eye.
+eyes, or one eye of ``alone_eye`` points or more (six, chosen on held-out games: docs/model.md).
+That eye may be walled in part by the group's prisoners (opponent stones called dead next to
+it): if the group dies, they live. Smaller eyes may not: a prisoner in atari walling two points makes a ko or a snapback there, not an eye.
 An opponent block next to the group whose one point of room is the group's races nothing when
 the group has two points of room or more: the group takes it first, and its points count as eye
 space. So do the group's prisoners in atari (``taken_min`` stones or more, two, called dead,
@@ -44,9 +44,9 @@ other region is a second. Around a group called alive, three stones called alive
 ``big_eye`` empty points are dead as well. A region of more than half the board is open board,
 no eye (``open_board``): the rule reads nothing from it.
 
-``big_eye``, ``few_stones``, ``open_board``, ``taken_min`` and the other sizes of these rules are
-fields of ``classifiers.settings.PassSettings``: each rule takes them as ``settings``, and the
-values above are ``DEFAULT``'s.
+``alone_eye``, ``big_eye``, ``few_stones``, ``open_board``, ``taken_min`` and the other sizes of
+these rules are fields of ``classifiers.settings.PassSettings``: each rule takes them as
+``settings``, and the values above are ``DEFAULT``'s.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ from seog.features.topology import Topology
 def eyeless_dead(topology: Topology, statuses: dict, settings: PassSettings = DEFAULT) -> dict:
     """Statuses after the eye-space rule: groups that cannot make two eyes dead (source
     ``eyespace``), their prisoners alive again. An opponent group lives on its own with an eye
-    of ``settings.big_eye`` points or more (all its points, stones too); the group's prisoners
+    of ``settings.alone_eye`` points or more (all its points, stones too); the group's prisoners
     in atari of ``settings.taken_min`` stones or more are eye space."""
     alive = [statuses[b.id].alive for b in topology.blocks]
     gone = [not statuses[b.id].alive and not statuses[b.id].uncertain for b in topology.blocks]  # surely dead
@@ -292,8 +292,8 @@ def _dies(topology: Topology, color: int, blocks: list[int], group_of: dict[int,
         if g not in lives:
             eyes = [size for kind, size in _eyes(topology, -color, theirs, alive) if kind != "false"]
             lives[g] = (bool(benson & set(theirs)) or len(eyes) >= 2
-                        or any(size >= settings.big_eye for size in eyes))
-        if not lives[g] and not _big_eye(topology, -color, theirs + prisoners, alive, settings.big_eye):
+                        or any(size >= settings.alone_eye for size in eyes))
+        if not lives[g] and not _big_eye(topology, -color, theirs + prisoners, alive, settings.alone_eye):
             return False
     return True
 

@@ -36,14 +36,15 @@ class PassSettings:
 
     # tactical reading (``classifiers.reading``; the search is ``features.reading``)
     read_min_stones: int = 4  # smaller are left to the nets: read, 1-3 stones disagreed with KataGo 53 of 62
-    read_max_liberties: int = 3  # blocks with more are not read; chosen with the rule (#7), not swept
-    read_max_chain_liberties: int = 5  # more: the chain connects out (1,608 of 1,954 dev searches, no proof)
-    read_depth: int = search.DEPTH  # plies the search looks ahead; chosen with the search (#7), not swept
+    read_max_liberties: int = 3  # blocks with more are not read; 2 and 4 put no more hash positions right
+    read_max_chain_liberties: int = 5  # more: the chain connects out; 3-8 tie on hash (tools/settings_sweep.py)
+    read_depth: int = search.DEPTH  # plies the search looks ahead; 8-16 put no more hash positions right
     read_nodes: int = search.NODES  # positions searched per block; the longest hash-side proof takes 66
     read_position_nodes: int = search.POSITION_NODES  # and per position; the worst dev position: about 17 ms
 
     # eye shape (``classifiers.eyespace``)
-    big_eye: int = 7  # a region this big lives alone (empty points; all, as an opponent's eye): Go theory
+    big_eye: int = 7  # a region of this many empty points makes a group called dead alive: Go theory
+    alone_eye: int = 6  # an opponent group with one eye this big (all its points) lives on its own; chosen on hash + small
     big_eye_and_another: int = 6  # and this big beside another eye; six points make one (2017-01-13-14)
     few_stones: int = 3  # opponent stones too few to live inside a big eye: Go theory
     open_board: float = 0.5  # a region over this share of the board is no eye (a four-move opening)

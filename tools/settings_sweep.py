@@ -1,0 +1,82 @@
+"""The kept rules' thresholds swept on a held-out side: each setting of ``PassSettings`` that the
+shipped rules read (reading, eye space) moved one step at a time, the others as shipped, with
+the wrong positions (a block KataGo reads otherwise), wrong stones and the rules' time for each.
+
+    python tools/settings_sweep.py --planes cache/planes-more.npz cache/planes-train.npz \
+        cache/planes-selfplay.npz --side hash                                        # 3 min on 2 cores
+    python tools/settings_sweep.py --planes cache/planes-small.npz --side all
+
+The reader runs once per position (``status.read``); each setting then runs the model's rules
+(``status.apply_rules``) on its verdicts, so a row differs from the shipped one by the rules
+alone. A setting moves from the shipped value only when another puts more positions right than
+wrong on ``hash`` and ``small`` together (as the rules are chosen), none wrong on ``year``
+(docs/model.md, "Settings").
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import replace
+
+import numpy as np
+
+from seog.classifiers import model_file, planes_cache
+from seog.classifiers.settings import DEFAULT
+from seog.classifiers.status import apply_rules, model_rules, read
+from seog.datasets.heldout import board_of, teacher_alive
+from seog.features.topology import analyze
+
+SWEEP = {
+    "read_min_stones": [3, 4, 5, 6],
+    "read_max_liberties": [2, 3, 4],
+    "read_max_chain_liberties": [3, 4, 5, 6, 8],
+    "read_depth": [8, 10, 12, 14, 16],
+    "taken_min": [1, 2, 3, 4],
+    "alone_eye": [5, 6, 7, 8],
+}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--planes", nargs="+", required=True)
+    p.add_argument("--side", choices=["hash", "year", "all"], default="hash")
+    p.add_argument("--model", default="seog/models/default.npz")
+    args = p.parse_args()
+    model = model_file.load(args.model)
+    rules = model_rules(model)
+    data = planes_cache.load(args.planes)
+    side = np.ones(len(data["split"]), dtype=bool) if args.side == "all" else data["split"] == args.side
+    variants = [("shipped", DEFAULT)] + [(f"{name} {value}", replace(DEFAULT, **{name: value}))
+                                         for name, values in SWEEP.items() for value in values
+                                         if value != getattr(DEFAULT, name)]
+    wrong = {label: [0, 0, 0, 0.0] for label, _ in variants}  # finished, unfinished, stones, seconds
+    for row in np.flatnonzero(side):
+        grid = board_of(data["planes"][row])
+        n = grid.shape[0]
+        topology = analyze(grid)
+        if not topology.blocks:
+            continue
+        truth = teacher_alive(topology, data["ownership"][row, :n, :n].astype(np.float32))
+        sizes = np.array([len(b.points) for b in topology.blocks])
+        done = bool(data["finished"][row])
+        reading = read(topology, model, done)
+        apply_rules(topology, reading, True, rules, done)  # the topology's lazy parts, outside the clock
+        for label, settings in variants:
+            start = time.perf_counter()
+            after = apply_rules(topology, reading, True, rules, done, settings)
+            seconds = time.perf_counter() - start
+            bad = np.array([after[b.id].alive for b in topology.blocks]) != truth
+            tally = wrong[label]
+            tally[0 if done else 1] += int(bad.any())
+            tally[2] += int(sizes[bad].sum())
+            tally[3] += seconds
+    positions = int(side.sum())
+    print(f"{args.model}, rules {', '.join(rules or ['all'])}: {positions} positions of the {args.side} side")
+    print(f"{'setting':<28} {'finished':>9} {'unfinished':>11} {'stones':>7} {'ms/position':>12}")
+    for label, (fin, unf, stones, seconds) in wrong.items():
+        print(f"{label:<28} {fin:>9} {unf:>11} {stones:>7} {1000 * seconds / positions:>12.2f}")
+
+
+if __name__ == "__main__":
+    main()
