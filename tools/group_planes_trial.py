@@ -15,16 +15,10 @@ the planes in docs/model.md.
 
 from __future__ import annotations
 
-import argparse
-import json
-from pathlib import Path
-
 import numpy as np
-from torch import nn
+import plane_trial
 
 from seog.classifiers import planes_cache
-from seog.classifiers import train_refiner as trainer
-from seog.classifiers.refiner import COLOR_SWAP, N_INPUTS
 from seog.datasets.heldout import board_of
 from seog.features.topology import analyze
 
@@ -59,34 +53,10 @@ def group_planes(planes: np.ndarray) -> np.ndarray:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--planes", nargs="+", required=True)
-    p.add_argument("--record", required=True)
-    p.add_argument("--epochs", type=int, default=10)
-    p.add_argument("--seed", type=int, default=1)
-    args = p.parse_args()
+    args = plane_trial.arguments(__doc__.splitlines()[0])
     data = planes_cache.load(args.planes)
     extra = np.stack([group_planes(x) for x in data["planes"]])
-    planes = np.concatenate([data["planes"], extra.astype(data["planes"].dtype)], axis=1)
-    # planes: the 14 board and status planes, the six group planes, then the finished plane the
-    # trainer appends; a colour swap leaves the group planes where they are
-    trainer.SWAP_INPUTS = np.array(COLOR_SWAP + [N_INPUTS - 1] + [N_INPUTS + i for i in range(EXTRA)]
-                                   + [N_INPUTS + EXTRA])
-    plain_init = trainer.RefinerNet.__init__
-
-    def init(self, *a, **k):
-        plain_init(self, *a, **k)
-        self.stem = nn.Conv2d(N_INPUTS + 1 + EXTRA, self.stem.out_channels, self.stem.kernel_size,
-                              padding=self.stem.padding)
-
-    trainer.RefinerNet.__init__ = init
-    trainer.to_refiner = lambda net: None  # the numpy refiner takes no such planes: figures only
-    _, record = trainer.train(planes, data["segments"], data["ownership"], data["split"], data["finished"],
-                              channels=32, layers=6, global_pool=True, epochs=args.epochs, seed=args.seed,
-                              small_weight=4, finished_plane=True)
-    record.pop("curve")
-    Path(args.record).write_text(json.dumps(record, indent=1))
-    print(json.dumps(record["held_out"]))
+    plane_trial.train_with(data, extra, list(range(EXTRA)), args)  # colour-blind: a swap leaves them
 
 
 if __name__ == "__main__":

@@ -13,16 +13,12 @@ pass), beside those of the same recipe without the planes in docs/model.md.
 
 from __future__ import annotations
 
-import argparse
-import json
 from pathlib import Path
 
 import numpy as np
-from torch import nn
+import plane_trial
 
 from seog.classifiers import planes_cache
-from seog.classifiers import train_refiner as trainer
-from seog.classifiers.refiner import COLOR_SWAP, N_INPUTS
 from seog.datasets import archive
 from seog.features import sgf
 
@@ -54,37 +50,15 @@ def turns(names) -> np.ndarray:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--planes", nargs="+", required=True)
-    p.add_argument("--record", required=True)
-    p.add_argument("--epochs", type=int, default=10)
-    p.add_argument("--seed", type=int, default=1)
-    args = p.parse_args()
+    args = plane_trial.arguments(__doc__.splitlines()[0])
     data = planes_cache.load(args.planes)
     side = turns(data["names"])
     print(f"side to move: Black {int((side == 1).sum())}, White {int((side == -1).sum())}, "
           f"unknown {int((side == 0).sum())}")
     board = data["planes"][:, 3:4]  # on the board
-    planes = np.concatenate([data["planes"], board * (side == 1)[:, None, None, None].astype(np.float16),
-                             board * (side == -1)[:, None, None, None].astype(np.float16)], axis=1)
-    # planes: the 14 board and status planes, Black to move, White to move, then the finished
-    # plane the trainer appends; a colour swap swaps the two new ones
-    trainer.SWAP_INPUTS = np.array(COLOR_SWAP + [N_INPUTS - 1, N_INPUTS + 1, N_INPUTS, N_INPUTS + 2])
-    plain_init = trainer.RefinerNet.__init__
-
-    def init(self, *a, **k):
-        plain_init(self, *a, **k)
-        self.stem = nn.Conv2d(N_INPUTS + 3, self.stem.out_channels, self.stem.kernel_size,
-                              padding=self.stem.padding)
-
-    trainer.RefinerNet.__init__ = init
-    trainer.to_refiner = lambda net: None  # the numpy refiner takes no such planes: figures only
-    _, record = trainer.train(planes, data["segments"], data["ownership"], data["split"], data["finished"],
-                              channels=32, layers=6, global_pool=True, epochs=args.epochs, seed=args.seed,
-                              small_weight=4, finished_plane=True)
-    record.pop("curve")
-    Path(args.record).write_text(json.dumps(record, indent=1))
-    print(json.dumps(record["held_out"]))
+    extra = np.concatenate([board * (side == 1)[:, None, None, None].astype(np.float16),
+                            board * (side == -1)[:, None, None, None].astype(np.float16)], axis=1)
+    plane_trial.train_with(data, extra, [1, 0], args)  # Black to move, White to move: a colour swap swaps them
 
 
 if __name__ == "__main__":
