@@ -42,6 +42,26 @@ def test_the_same_board_without_its_record_is_unfinished_by_its_open_borders():
     assert any(note.startswith("the borders are still open") for note in score.notes)
 
 
+def test_looking_at_the_borders_again_does_not_read_the_board_again(monkeypatch):
+    """The borders check decides the board as finished a second time without the eye-shape rules:
+    on the nets' first reading, not a new one; only deciding it as unfinished reads it again."""
+    from seog.classifiers import status
+    from seog.scoring import score as spine
+
+    told = []
+
+    def counting_read(topology, model=None, finished=True, *args):
+        told.append(finished)
+        return status_read(topology, model, finished, *args)
+
+    status_read = status.read
+    monkeypatch.setattr(status, "read", counting_read)
+    monkeypatch.setattr(spine, "read", counting_read)
+    game = sgf.load(shared_dir("cases") / "gnugo-19x19-resigned-move-177.sgf")
+    assert score_position(game.board, rules="japanese", komi=7).unfinished == "open borders"
+    assert told == [True, False]
+
+
 def test_a_counted_record_stays_finished_whatever_the_eye_shape_rules_close():
     """The 9x9 case's record holds a count (B+39): the players finished it, and the eye-shape
     rule may decide its white group (flagged against the sure reader). The same board posted

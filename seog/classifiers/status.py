@@ -139,14 +139,17 @@ def cascade_statuses(topology: Topology, model=None, settings: PassSettings = DE
 
 def decide(topology: Topology, model=None, passes: Collection[str] | None = None,
            finished: bool = True, settings: PassSettings = DEFAULT,
-           overrides: Mapping[int, bool] | None = None) -> list[BlockStatus]:
-    """A status for every block, in block id order: what the nets read (``read``), then the
-    rules after them (``apply_rules``: those the model keeps, ``model_rules``, or those named in
-    ``passes``, ``()`` for none; the eye-shape rules only on a ``finished`` position), every pass
-    with the thresholds of ``settings``; then a person's ``overrides`` (block id -> alive?)."""
+           overrides: Mapping[int, bool] | None = None,
+           reading: dict[int, BlockStatus] | None = None) -> list[BlockStatus]:
+    """A status for every block, in block id order: what the nets read (``read``, or ``reading``
+    when the caller has it for this position, ``finished`` and ``settings``: deciding again with
+    other passes need not read twice), then the rules after them (``apply_rules``: those the
+    model keeps, ``model_rules``, or those named in ``passes``, ``()`` for none; the eye-shape
+    rules only on a ``finished`` position), every pass with the thresholds of ``settings``; then
+    a person's ``overrides`` (block id -> alive?)."""
     passes = model_rules(model) if passes is None else passes
-    settled = apply_rules(topology, read(topology, model, finished, settings), model is not None, passes,
-                          finished, settings, overrides)
+    reading = read(topology, model, finished, settings) if reading is None else reading
+    settled = apply_rules(topology, reading, model is not None, passes, finished, settings, overrides)
     return [settled[b.id] for b in topology.blocks]
 
 

@@ -22,7 +22,7 @@ from dataclasses import replace
 import numpy as np
 
 from seog.classifiers import model_file
-from seog.classifiers.status import decide, overridden, rules_without_eye_shape
+from seog.classifiers.status import decide, overridden, read, rules_without_eye_shape
 from seog.classifiers.vocabulary import EYE_SHAPE_RULES, BlockStatus, Source
 from seog.features.arrays import label, shrink
 from seog.features.board import Board, IllegalPosition
@@ -58,12 +58,13 @@ def score(request: ScoreRequest, model=DEFAULT) -> Score:
     topology = analyze(request.board.grid)
     check_liberties(topology)
     model = default_model() if model == DEFAULT else model
-    statuses = decide_blocks(request, topology, model, finished=not request.unfinished)
+    reading = read_blocks(request, topology, model, finished=not request.unfinished)
+    statuses = decide_blocks(request, topology, model, finished=not request.unfinished, reading=reading)
     counted = count_request(request, topology, statuses)
     unfinished, opened = request.unfinished, open_borders(request, counted)
     if not opened and not unfinished and closed_by_eye_shape(request, statuses):
         # the eye-shape rules assume closed borders: they cannot be what closes them
-        without = decide_blocks(request, topology, model, finished=True, eye_shape=False)
+        without = decide_blocks(request, topology, model, finished=True, eye_shape=False, reading=reading)
         opened = open_borders(request, count_request(request, topology, without))
     if opened and not unfinished:  # not a finished position after all: decide it as one that is not
         unfinished = "open borders"
@@ -115,16 +116,23 @@ def check_liberties(topology: Topology) -> None:
             raise IllegalPosition(f"the block at {_vertex(block.points[0], topology.size)} has no liberties")
 
 
+def read_blocks(request: ScoreRequest, topology: Topology, model, finished: bool) -> dict[int, BlockStatus] | None:
+    """What the model's nets read of the position before any rule (``status.read``); None when
+    the request gives the dead stones, which nothing reads."""
+    return None if request.dead is not None else read(topology, model, finished)
+
+
 def decide_blocks(request: ScoreRequest, topology: Topology, model, finished: bool,
-                  eye_shape: bool = True) -> list[BlockStatus]:
+                  eye_shape: bool = True, reading: dict[int, BlockStatus] | None = None) -> list[BlockStatus]:
     """Every block's status, in block id order, with the caller's overrides: from the dead stones
     the request gives (a block with any stone given dead is dead), else decided by the model
-    (without the eye-shape rules unless ``eye_shape``), which flags races after the overrides (a
-    race a person has settled is not in doubt)."""
+    (without the eye-shape rules unless ``eye_shape``; on its nets' ``reading`` of the position
+    when given, ``read_blocks`` with the same ``finished``), which flags races after the
+    overrides (a race a person has settled is not in doubt)."""
     overrides = override_blocks(request, topology)
     if request.dead is None:
         passes = None if eye_shape else rules_without_eye_shape(model)
-        return decide(topology, model, passes=passes, finished=finished, overrides=overrides)
+        return decide(topology, model, passes=passes, finished=finished, overrides=overrides, reading=reading)
     mask = request.dead
     marked = {b.id: BlockStatus(b.id, b.color, b.points, not mask.flat[b.points].any(), Source.MARKUP)
               for b in topology.blocks}
