@@ -1,6 +1,8 @@
 """The kept rules' thresholds swept on a held-out side: each setting of ``PassSettings`` that the
 shipped rules read (reading, eye space) moved one step at a time, the others as shipped, with
-the wrong positions (a block KataGo reads otherwise), wrong stones and the rules' time for each.
+the wrong positions (a block KataGo reads otherwise), wrong stones and the rules' time for each,
+and the finished positions flagged and wrong ones flagged (the race check's setting moves flags
+alone).
 
     python tools/settings_sweep.py --planes cache/planes-more.npz cache/planes-train.npz \
         cache/planes-selfplay.npz --side hash                                        # 3 min on 2 cores
@@ -34,6 +36,7 @@ SWEEP = {
     "read_depth": [8, 10, 12, 14, 16],
     "taken_min": [1, 2, 3, 4],
     "alone_eye": [5, 6, 7, 8],
+    "race_max_liberties": [3, 4, 8, 16, 30],  # flags only
 }
 
 
@@ -50,7 +53,8 @@ def main() -> None:
     variants = [("shipped", DEFAULT)] + [(f"{name} {value}", replace(DEFAULT, **{name: value}))
                                          for name, values in SWEEP.items() for value in values
                                          if value != getattr(DEFAULT, name)]
-    wrong = {label: [0, 0, 0, 0.0] for label, _ in variants}  # finished, unfinished, stones, seconds
+    wrong = {label: [0, 0, 0, 0.0, 0, 0] for label, _ in variants}  # finished, unfinished, stones, seconds,
+    # finished positions flagged, wrong finished positions flagged
     for row in np.flatnonzero(side):
         grid = board_of(data["planes"][row])
         n = grid.shape[0]
@@ -71,11 +75,17 @@ def main() -> None:
             tally[0 if done else 1] += int(bad.any())
             tally[2] += int(sizes[bad].sum())
             tally[3] += seconds
+            if done and any(st.uncertain for st in after.values()):
+                tally[4] += 1
+                tally[5] += int(bad.any())
     positions = int(side.sum())
     print(f"{args.model}, rules {', '.join(rules or ['all'])}: {positions} positions of the {args.side} side")
-    print(f"{'setting':<28} {'finished':>9} {'unfinished':>11} {'stones':>7} {'ms/position':>12}")
-    for label, (fin, unf, stones, seconds) in wrong.items():
-        print(f"{label:<28} {fin:>9} {unf:>11} {stones:>7} {1000 * seconds / positions:>12.2f}")
+    done = int((side & data["finished"].astype(bool)).sum())
+    print(f"{'setting':<28} {'finished':>9} {'unfinished':>11} {'stones':>7} {'ms/position':>12} "
+          f"{'flagged':>8} {'wrong flagged':>14}")
+    for label, (fin, unf, stones, seconds, flagged, caught) in wrong.items():
+        print(f"{label:<28} {fin:>9} {unf:>11} {stones:>7} {1000 * seconds / positions:>12.2f} "
+              f"{flagged / max(done, 1):>8.1%} {caught:>14}")
 
 
 if __name__ == "__main__":
