@@ -7,13 +7,17 @@ folder, so the figures include reading the .tar.xz, scoring, writing the copies 
 The first worker count is the baseline; later ones are printed as a ratio against it. A last
 line splits one process's time per game into parse+replay, scoring and writing the SGF.
 ``--baseline REV`` also runs each worker count on revision REV (a temporary git worktree, in a
-process of its own), round by round with this tree, so that both see the same load.
+process of its own), round by round with this tree, so that both see the same load. Each run
+also prints the CPU it took a game, all processes and the listing together: the machine's
+speed moves it less than the wall clock, and ``workers`` free cores cannot do more than
+``workers`` seconds of it a second.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -26,9 +30,19 @@ from seog.datasets import archive
 ARCHIVE = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "kgs-6d-train.tar.xz"
 
 
-def run_once(source: Path, games: int, workers: int, options: ann.Options) -> ann.Summary:
+def run_once(source: Path, games: int, workers: int, options: ann.Options) -> tuple[ann.Summary, float]:
+    """The run's summary and the CPU it took, in seconds: this process and its workers (reaped
+    when the pool shuts down), the tarball's listing included."""
+    before = cpu_seconds()
     with tempfile.TemporaryDirectory(prefix="seog-bench-") as out:
-        return ann.annotate(source, out, workers=workers, limit=games, options=options, progress=False)
+        summary = ann.annotate(source, out, workers=workers, limit=games, options=options, progress=False)
+    return summary, cpu_seconds() - before
+
+
+def cpu_seconds() -> float:
+    """User and system CPU of this process and of its children that have ended."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 BASELINE_RUN = """
@@ -105,12 +119,14 @@ def main(argv=None) -> int:
     try:
         base = None
         for workers in args.workers:
-            summary = run_once(args.archive, args.games, workers, options)
-            rate = summary.count(ann.ANNOTATED) / summary.seconds
+            summary, cpu = run_once(args.archive, args.games, workers, options)
+            done = summary.count(ann.ANNOTATED)
+            rate = done / summary.seconds
             base = base or rate
-            print(f"  {workers} worker{'s' if workers > 1 else ' '}: {summary.count(ann.ANNOTATED)} annotated, "
+            print(f"  {workers} worker{'s' if workers > 1 else ' '}: {done} annotated, "
                   f"{summary.count(ann.FAILED)} failed in {summary.seconds:6.2f} s = {rate:6.1f} games/s "
-                  f"(x{rate / base:.2f} vs {args.workers[0]} worker{'s' if args.workers[0] > 1 else ''})")
+                  f"(x{rate / base:.2f} vs {args.workers[0]} worker{'s' if args.workers[0] > 1 else ''}); "
+                  f"CPU {1000 * cpu / max(done, 1):.1f} ms a game")
             if tree is not None:
                 then = baseline_rate(tree, args.archive.resolve(), args.games, workers,
                                      "none" if args.no_model else "default")
