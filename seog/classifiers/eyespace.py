@@ -15,20 +15,21 @@ opponent stone in them, each classed by shape:
   holds its vital point (the point next to the most others): taken, the space is the opponent's
   to play in first, and a stone on that point leaves one eye;
 - anything bigger may make two.
-A group with no room for two eyes is dead when it borders a living opponent block, no such
-block has all its *room* among the group's (that is seki, or a capturing race), and every
-opponent group next to it lives on its own: it holds a block alive by Benson's algorithm, two
-eyes, or one eye of ``alone_eye`` points or more (six, chosen on held-out games: docs/model.md).
-That eye may be walled in part by the group's prisoners (opponent stones called dead next to
-it): if the group dies, they live. Smaller eyes may not: a prisoner in atari walling two points makes a ko or a snapback there, not an eye.
-An opponent block next to the group whose one point of room is the group's races nothing when
-the group has two points of room or more: the group takes it first, and its points count as eye
-space. So do the group's prisoners in atari (``taken_min`` stones or more, two, called dead,
-walled in by the group alone and unable to run out): taken, their points are the group's alone, whether or not
-the space beside them reaches the opponent outside (``_taken_eyes``). A block's room is its liberties once the dead stones are taken off: its liberties and the
-points of the opponent blocks next to it that are dead and not flagged uncertain (a doubtful verdict must not break up a seki). Opponent stones
-called dead next to the group whose neighbours are now all dead are alive again
-(``status.revive_uncaptured``).
+A group with no room for two eyes is dead when it borders a living opponent block, no such block
+has all its *room* among the group's (that is seki, or a capturing race), and every opponent group
+next to it lives on its own: it holds a block alive by Benson's algorithm, two eyes, or one eye of
+``alone_eye`` points or more (six, chosen on held-out games: docs/model.md). That eye may be walled
+in part by the group's prisoners (opponent stones called dead next to it): if the group dies, they
+live. Smaller eyes may not: a prisoner in atari walling two points makes a ko or a snapback there,
+not an eye. An opponent block next to the group whose one point of room is the group's races
+nothing when the group has two points of room or more: the group takes it first, and its points
+count as eye space. So do the group's prisoners in atari (``taken_min`` stones or more, two, called
+dead, walled in by the group alone and unable to run out): taken, their points are the group's
+alone, whether or not the space beside them reaches the opponent outside (``_taken_eyes``). A
+block's room is its liberties once the dead stones are taken off: its liberties and the points of
+the opponent blocks next to it that are dead and not flagged uncertain (a doubtful verdict must not
+break up a seki). Opponent stones called dead next to the group whose neighbours are now all dead
+are alive again (``status.revive_uncaptured``).
 
 The converse (``enclosed_alive``): a group the nets call dead that has no liberty outside the
 small regions it encloses alone, and two of those that are not false eyes, is alive, and the
