@@ -44,7 +44,7 @@ class PassSettings:
 
     # eye shape (``classifiers.eyespace``)
     big_eye: int = 7  # a region of this many empty points makes a group called dead alive: Go theory
-    alone_eye: int = 6  # an opponent group with one eye this big (all its points) lives on its own; chosen on hash + small
+    alone_eye: int = 6  # an opponent group with one eye this big (stones too) lives alone; hash + small
     big_eye_and_another: int = 6  # and this big beside another eye; six points make one (2017-01-13-14)
     few_stones: int = 3  # opponent stones too few to live inside a big eye: Go theory
     open_board: float = 0.5  # a region over this share of the board is no eye (a four-move opening)

@@ -10,8 +10,9 @@
 
 A position that is not finished, by its RE or its open borders, is decided without the eye-shape
 rules and says so in ``Score.unfinished``; where no counted result says the game was finished,
-borders that only the eye-shape rules close count as open (``closed_by_eye_shape``). The request comes from ``scoring.request``
-(``from_game``, ``from_board``); ``score_game`` and ``score_position`` build one and score it.
+borders that only the eye-shape rules close count as open (``closed_by_eye_shape``, decided again
+on the nets' first reading). The request comes from ``scoring.request`` (``from_game``,
+``from_board``); ``score_game`` and ``score_position`` build one and score it.
 """
 
 from __future__ import annotations
