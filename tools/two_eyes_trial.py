@@ -1,0 +1,79 @@
+"""The enclosed-eyes rule without its walled-in condition, tried after the shipped rules: a group
+the reader calls dead that encloses alone two regions of at most MAX points that are not false
+eyes is alive, whatever liberties it has outside them, and the opponent stones in them dead. Does
+the reader kill groups with two plain eyes? Counts the finished positions each variant puts right
+and wrong against KataGo's read.
+
+    python tools/two_eyes_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
+        cache/planes-selfplay.npz --side hash
+    python tools/two_eyes_trial.py --planes cache/planes-small.npz --side all
+
+The shipped rule (``eyespace.enclosed_alive``) also asks that every liberty of the group lie in
+those eyes, so that the opponent can only play inside them; it is off, as it changes nothing on
+the held-out sides (docs/model.md, "Which rules run, and why").
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from seog.classifiers import model_file, planes_cache
+from seog.classifiers.eyespace import _dead_groups, _false_eye_region
+from seog.classifiers.status import apply_rules, model_rules, read
+from seog.classifiers.vocabulary import Source, turn
+from seog.datasets.heldout import board_of, teacher_alive
+from seog.features.topology import analyze
+
+VARIANTS = [(2, True), (3, True), (8, True), (3, False), (8, False)]  # (MAX points, eyes without stones only)
+
+
+def two_eyed_alive(topology, statuses: dict, max_eye: int, empty_only: bool) -> dict:
+    """``statuses`` with every group called dead that has two real eyes of ``max_eye`` points or
+    fewer (with no stone in them when ``empty_only``) alive."""
+    alive = [statuses[b.id].alive for b in topology.blocks]
+    turned: dict[int, bool] = {}
+    for color, blocks, enclosed in _dead_groups(topology, statuses):
+        eyes = [c for c in enclosed if len(c.points) <= max_eye and not (empty_only and c.inner_blocks)]
+        real = [c for c in eyes if not _false_eye_region(topology, c, color, alive)]
+        if len(real) >= 2:
+            turned.update(dict.fromkeys(blocks, True))
+            turned.update({o: False for c in real for o in c.inner_blocks})
+    return turn(statuses, turned, Source.EYES)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--planes", nargs="+", required=True)
+    p.add_argument("--side", choices=["hash", "year", "all"], default="hash")
+    p.add_argument("--model", default="seog/models/default.npz")
+    args = p.parse_args()
+    model = model_file.load(args.model)
+    data = planes_cache.load(args.planes)
+    side = np.ones(len(data["split"]), bool) if args.side == "all" else data["split"] == args.side
+    rows = np.flatnonzero(side & data["finished"])
+    fixed, broken, wrong = dict.fromkeys(VARIANTS, 0), dict.fromkeys(VARIANTS, 0), 0
+    for row in rows:
+        grid = board_of(data["planes"][row])
+        n = grid.shape[0]
+        topology = analyze(grid)
+        if not topology.blocks:
+            continue
+        truth = teacher_alive(topology, data["ownership"][row, :n, :n].astype(np.float32))
+        shipped = apply_rules(topology, read(topology, model, True), True, model_rules(model), True)
+        was_wrong = bool((np.array([shipped[b.id].alive for b in topology.blocks]) != truth).any())
+        wrong += was_wrong
+        for variant in VARIANTS:
+            after = two_eyed_alive(topology, shipped, *variant)
+            is_wrong = bool((np.array([after[b.id].alive for b in topology.blocks]) != truth).any())
+            fixed[variant] += was_wrong and not is_wrong
+            broken[variant] += is_wrong and not was_wrong
+    print(f"{args.side}: {len(rows)} finished positions, {wrong} wrong as shipped")
+    for variant in VARIANTS:
+        print(f"  eyes of {variant[0]} points at most{', empty' if variant[1] else ''}: "
+              f"{fixed[variant]} put right, {broken[variant]} put wrong")
+
+
+if __name__ == "__main__":
+    main()
