@@ -2,7 +2,7 @@
 the cascade's feature cache it trained on, those it kept back (every 10th position of the cache,
 ``classifiers.train.split_rows``), and those the cache left out (labels that do not give the
 recorded result). Positions wrong through the product's path (reader, rules) and for the cascade
-alone, against KataGo's read.
+alone, against KataGo's read, and the positions the product flags (a block in doubt; no record).
 
     python tools/cascade_seen_split.py --model seog/models/default.npz --cache cache/train.npz \
         --planes cache/planes-more.npz cache/planes-train.npz cache/planes-selfplay.npz
@@ -54,14 +54,18 @@ def main() -> None:
             truth = teacher_alive(topology, data["ownership"][row, :n, :n].astype(np.float32))
             product = apply_rules(topology, read(topology, model, True), True, model_rules(model), True)
             cascade = cascade_statuses(topology, model)
-            t = tally.setdefault(group, [0, 0, 0])
+            wrong = bool((np.array([product[b.id].alive for b in topology.blocks]) != truth).any())
+            flagged = any(st.uncertain for st in product.values())
+            t = tally.setdefault(group, [0, 0, 0, 0, 0])
             t[0] += 1
-            t[1] += bool((np.array([product[b.id].alive for b in topology.blocks]) != truth).any())
+            t[1] += wrong
             t[2] += bool((np.array([cascade[b.id].alive for b in topology.blocks]) != truth).any())
-        for group, (positions, wrong, cascade_wrong) in sorted(tally.items()):
+            t[3] += flagged
+            t[4] += flagged and wrong
+        for group, (positions, wrong, cascade_wrong, flagged, wrong_flagged) in sorted(tally.items()):
             print(f"{side:4s} {group:16s} {positions:5d} positions: product wrong {wrong:3d} "
                   f"({100 * wrong / positions:5.2f}%), cascade wrong {cascade_wrong:3d} "
-                  f"({100 * cascade_wrong / positions:5.2f}%)")
+                  f"({100 * cascade_wrong / positions:5.2f}%); flagged {flagged:3d}, {wrong_flagged} of them wrong")
 
 
 if __name__ == "__main__":
