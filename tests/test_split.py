@@ -83,6 +83,27 @@ def test_held_out_measure_counts_a_teacher_that_disagrees(tmp_path):
     assert set(figures["finished"]["rules"]) == {"reading", "big-eye", "eyespace", "seki", "eyes"}
 
 
+def test_labelled_positions_skip_an_empty_board_and_read_the_teachers_verdict(tmp_path):
+    """A cache of an empty board and a lone black stone the teacher gives to White: only the
+    stone's position comes out, its one block dead for the teacher."""
+    from seog.datasets import planes as cache
+    from seog.datasets.heldout import labelled_positions
+    empty = ["." * 19] * 19
+    stone = [r[:3] + "X" + r[4:] if i == 3 else r for i, r in enumerate(empty)]
+    teacher = tmp_path / "t.jsonl.gz"
+    with gzip.open(teacher, "wt") as fh:
+        for k, rows in enumerate((empty, stone)):
+            fh.write(json.dumps({"name": f"kgs__2001-01-01-{k}", "size": 19, "final_board": rows,
+                                 "ownership": [-80] * 361, "result": "W+0.5", "katago_dead": []}) + "\n")
+    out = tmp_path / "planes.npz"
+    cache.build(teacher, model_file.DEFAULT_MODEL, out)
+    data = dict(np.load(out))
+    assert len(data["planes"]) == 2
+    [(row, topology, truth)] = list(labelled_positions(data, range(2)))
+    assert [len(b.points) for b in topology.blocks] == [1] and topology.grid[3, 3] == 1
+    assert truth.tolist() == [False]
+
+
 def test_the_rules_kept_are_the_fewest_that_leave_the_fewest_positions_wrong():
     from seog.datasets.heldout import Subset, best_subsets, rule_subsets
     names = ["reading", "big-eye", "eyespace"]

@@ -21,9 +21,8 @@ import numpy as np
 from seog.classifiers import model_file, planes_cache
 from seog.classifiers import train as cascade_trainer
 from seog.classifiers.status import apply_rules, cascade_statuses, model_rules, read
-from seog.datasets.heldout import board_of, teacher_alive
+from seog.datasets.heldout import labelled_positions
 from seog.datasets.split import game_id, split_of
-from seog.features.topology import analyze
 
 
 def main() -> None:
@@ -42,16 +41,10 @@ def main() -> None:
     held = cascade_trainer.TEST_EVERY - 1
     for side in ("hash", "year"):
         tally: dict[str, list[int]] = {}
-        for row in np.flatnonzero((data["split"] == side) & data["finished"]):
+        for row, topology, truth in labelled_positions(data, np.flatnonzero((data["split"] == side) & data["finished"])):
             i = index.get(game_id(str(data["names"][row])))
             group = "not in the cache" if i is None else ("kept back" if i % cascade_trainer.TEST_EVERY == held
                                                           else "learnt from")
-            grid = board_of(data["planes"][row])
-            n = grid.shape[0]
-            topology = analyze(grid)
-            if not topology.blocks:
-                continue
-            truth = teacher_alive(topology, data["ownership"][row, :n, :n].astype(np.float32))
             product = apply_rules(topology, read(topology, model, True), True, model_rules(model), True)
             cascade = cascade_statuses(topology, model)
             wrong = bool((np.array([product[b.id].alive for b in topology.blocks]) != truth).any())

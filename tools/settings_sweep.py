@@ -26,8 +26,7 @@ import numpy as np
 from seog.classifiers import model_file, planes_cache
 from seog.classifiers.settings import DEFAULT
 from seog.classifiers.status import apply_rules, model_rules, read
-from seog.datasets.heldout import board_of, teacher_alive
-from seog.features.topology import analyze
+from seog.datasets.heldout import labelled_positions
 
 SWEEP = {
     "read_min_stones": [3, 4, 5, 6],
@@ -55,13 +54,7 @@ def main() -> None:
                                          if value != getattr(DEFAULT, name)]
     wrong = {label: [0, 0, 0, 0.0, 0, 0] for label, _ in variants}  # finished, unfinished, stones, seconds,
     # finished positions flagged, wrong finished positions flagged
-    for row in np.flatnonzero(side):
-        grid = board_of(data["planes"][row])
-        n = grid.shape[0]
-        topology = analyze(grid)
-        if not topology.blocks:
-            continue
-        truth = teacher_alive(topology, data["ownership"][row, :n, :n].astype(np.float32))
+    for row, topology, truth in labelled_positions(data, np.flatnonzero(side)):
         sizes = np.array([len(b.points) for b in topology.blocks])
         done = bool(data["finished"][row])
         reading = read(topology, model, done)

@@ -23,8 +23,7 @@ from seog.classifiers import model_file, planes_cache
 from seog.classifiers.eyespace import _dead_groups, _false_eye_region
 from seog.classifiers.status import apply_rules, model_rules, read
 from seog.classifiers.vocabulary import Source, turn
-from seog.datasets.heldout import board_of, teacher_alive
-from seog.features.topology import analyze
+from seog.datasets.heldout import labelled_positions
 
 VARIANTS = [(2, True), (3, True), (8, True), (3, False), (8, False)]  # (MAX points, eyes without stones only)
 
@@ -54,13 +53,7 @@ def main() -> None:
     side = np.ones(len(data["split"]), bool) if args.side == "all" else data["split"] == args.side
     rows = np.flatnonzero(side & data["finished"])
     fixed, broken, wrong = dict.fromkeys(VARIANTS, 0), dict.fromkeys(VARIANTS, 0), 0
-    for row in rows:
-        grid = board_of(data["planes"][row])
-        n = grid.shape[0]
-        topology = analyze(grid)
-        if not topology.blocks:
-            continue
-        truth = teacher_alive(topology, data["ownership"][row, :n, :n].astype(np.float32))
+    for _, topology, truth in labelled_positions(data, rows):
         shipped = apply_rules(topology, read(topology, model, True), True, model_rules(model), True)
         was_wrong = bool((np.array([shipped[b.id].alive for b in topology.blocks]) != truth).any())
         wrong += was_wrong

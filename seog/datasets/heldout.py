@@ -41,6 +41,19 @@ def board_of(planes: np.ndarray) -> np.ndarray:
     return (planes[0, :n, :n].astype(np.int8) - planes[1, :n, :n].astype(np.int8))
 
 
+def labelled_positions(data: dict, rows):
+    """``(row, topology, the teacher's verdict per block)`` of every position of ``rows`` in a
+    planes cache's arrays (``planes_cache.load``) that holds a stone."""
+    from seog.features.topology import analyze
+
+    for row in rows:
+        grid = board_of(data["planes"][row])
+        n = grid.shape[0]
+        topology = analyze(grid)
+        if topology.blocks:
+            yield row, topology, teacher_alive(topology, data["ownership"][row, :n, :n].astype(np.float32))
+
+
 @dataclass
 class Tally:
     """Counts over a set of positions for one way of deciding."""
