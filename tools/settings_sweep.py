@@ -26,7 +26,7 @@ import numpy as np
 from seog.classifiers import model_file, planes_cache
 from seog.classifiers.settings import DEFAULT
 from seog.classifiers.status import apply_rules, model_rules, read
-from seog.datasets.heldout import labelled_positions
+from seog.datasets.heldout import add_side_arguments, labelled_positions, side_mask
 
 SWEEP = {
     "read_min_stones": [3, 4, 5, 6],
@@ -41,14 +41,12 @@ SWEEP = {
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--planes", nargs="+", required=True)
-    p.add_argument("--side", choices=["hash", "year", "all"], default="hash")
-    p.add_argument("--model", default="seog/models/default.npz")
+    add_side_arguments(p)
     args = p.parse_args()
     model = model_file.load(args.model)
     rules = model_rules(model)
     data = planes_cache.load(args.planes)
-    side = np.ones(len(data["split"]), dtype=bool) if args.side == "all" else data["split"] == args.side
+    side = side_mask(data, args.side)
     variants = [("shipped", DEFAULT)] + [(f"{name} {value}", replace(DEFAULT, **{name: value}))
                                          for name, values in SWEEP.items() for value in values
                                          if value != getattr(DEFAULT, name)]

@@ -23,7 +23,7 @@ from seog.classifiers import model_file, planes_cache
 from seog.classifiers.eyespace import _dead_groups, _false_eye_region
 from seog.classifiers.status import apply_rules, model_rules, read
 from seog.classifiers.vocabulary import Source, turn
-from seog.datasets.heldout import labelled_positions
+from seog.datasets.heldout import add_side_arguments, labelled_positions, side_mask
 
 VARIANTS = [(2, True), (3, True), (8, True), (3, False), (8, False)]  # (MAX points, eyes without stones only)
 
@@ -44,13 +44,11 @@ def two_eyed_alive(topology, statuses: dict, max_eye: int, empty_only: bool) -> 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--planes", nargs="+", required=True)
-    p.add_argument("--side", choices=["hash", "year", "all"], default="hash")
-    p.add_argument("--model", default="seog/models/default.npz")
+    add_side_arguments(p)
     args = p.parse_args()
     model = model_file.load(args.model)
     data = planes_cache.load(args.planes)
-    side = np.ones(len(data["split"]), bool) if args.side == "all" else data["split"] == args.side
+    side = side_mask(data, args.side)
     rows = np.flatnonzero(side & data["finished"])
     fixed, broken, wrong = dict.fromkeys(VARIANTS, 0), dict.fromkeys(VARIANTS, 0), 0
     for _, topology, truth in labelled_positions(data, rows):

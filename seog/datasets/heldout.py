@@ -244,13 +244,23 @@ def calibration(pairs: list) -> dict:
             "best_factor": fit_calibration(pairs)}
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m seog.datasets.heldout", description=__doc__.splitlines()[0])
+def add_side_arguments(p: argparse.ArgumentParser) -> None:
+    """The options every measure of a held-out side takes: ``--model``, ``--planes``, ``--side``."""
     p.add_argument("--model", default="seog/models/default.npz")
     p.add_argument("--planes", nargs="+", required=True, help="planes caches (a game in two is taken from the first)")
     p.add_argument("--side", choices=["hash", "year", "all"], default="hash",
                    help="which held-out side (default: hash); 'all' takes every position of the caches, "
                         "for a cache of games no model trained on (the small-board side)")
+
+
+def side_mask(data: dict, side: str) -> np.ndarray:
+    """Which rows of a planes cache's arrays lie on ``side`` ('all': every row)."""
+    return np.ones(len(data["split"]), dtype=bool) if side == "all" else data["split"] == side
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m seog.datasets.heldout", description=__doc__.splitlines()[0])
+    add_side_arguments(p)
     p.add_argument("--limit", type=int, help="measure only the first N positions of the side")
     p.add_argument("--out", help="write the figures to this JSON file")
     args = p.parse_args(argv)
@@ -265,8 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: not a planes cache with a held-out split: {exc}; build it with "
               "python -m seog.datasets.planes", file=sys.stderr)
         return 2
-    side = np.ones(len(data["split"]), dtype=bool) if args.side == "all" else data["split"] == args.side
-    rows = np.flatnonzero(side)[: args.limit]
+    rows = np.flatnonzero(side_mask(data, args.side))[: args.limit]
     print(f"{args.model}: {len(rows)} positions of the {args.side} side", file=sys.stderr)
     figures = {"model": args.model, "side": args.side,
                **measure(model, data["planes"], data["ownership"], rows, data["finished"],
