@@ -163,6 +163,22 @@ def test_a_trained_cascade_saves_and_predicts_the_same_with_numpy(tmp_path):
     assert np.sqrt(np.mean((p - cache["y"][test]) ** 2)) == pytest.approx(result.nets[0].test_rms, abs=1e-5)
 
 
+def test_a_cascade_given_its_rows_learns_from_those_alone():
+    """The rows a caller chooses (a held-out side left out) are the rows trained and tested on:
+    the split of the whole cache is not used."""
+    cache = relay_cache(n_pos=40)
+    every_train, every_test = train.split_rows(cache)
+    rows = (every_train[cache["position"][every_train] < 20], every_test[cache["position"][every_test] < 20])
+    config = train.TrainConfig(method="rprop", hidden=3, max_epochs=20)
+    result = train.train_cascade(cache, ["f0", "clear", "f2"], config, nets=1, seed=2, rows=rows)
+    training = result.model.meta["training"]
+    assert (training["train_rows"], training["test_rows"]) == (len(rows[0]), len(rows[1]))
+    assert len(rows[0]) < len(every_train)
+    x = result.model.scale(cache["X"].astype(float))
+    p = result.model.nets[0].predict(x[rows[1]])
+    assert np.sqrt(np.mean((p - cache["y"][rows[1]]) ** 2)) == pytest.approx(result.nets[0].test_rms, abs=1e-5)
+
+
 def test_the_position_split_keeps_each_position_on_one_side():
     cache = relay_cache(n_pos=40)
     cache["static"][::7] = 1  # settled rows never train

@@ -100,6 +100,7 @@ def test_labelled_positions_skip_an_empty_board_and_read_the_teachers_verdict(tm
     data = dict(np.load(out))
     assert len(data["planes"]) == 2
     [(row, topology, truth)] = list(labelled_positions(data, range(2)))
+    assert row == 1
     assert [len(b.points) for b in topology.blocks] == [1] and topology.grid[3, 3] == 1
     assert truth.tolist() == [False]
 

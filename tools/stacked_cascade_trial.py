@@ -57,10 +57,9 @@ def train_cascade(job):
     the positions of the cache ``chosen``; returns the model's arrays as a saved file's path."""
     cache_path, chosen, out = job
     cache = cascade_trainer.load_cache(cache_path)
-    cascade_trainer.split_rows = lambda c, games=None, split="position": _rows(c, chosen)
     config = cascade_trainer.TrainConfig(method="sarp15", hidden=32)
     start = time.perf_counter()
-    result = cascade_trainer.train_cascade(cache, list(SET_A), config, nets=3, seed=1)
+    result = cascade_trainer.train_cascade(cache, list(SET_A), config, nets=3, seed=1, rows=_rows(cache, chosen))
     model_file.save(out, result.model)
     nets = [(round(r.train_rms, 5), round(r.test_rms, 5)) for r in result.nets]
     print(f"{out}: {int(chosen.sum())} positions, nets' train / test RMS {nets}, "

@@ -231,15 +231,17 @@ def _next_active(active: torch.Tensor, idx: torch.Tensor, sq: torch.Tensor, conf
 
 def train_cascade(cache, names: list[str], config: TrainConfig, nets: int = 1, games: int | None = None,
                   split: str = "position", seed: int = 0, uncertain_margin: float = DEFAULT.cascade_margin,
-                  progress=None, meta: dict | None = None) -> CascadeResult:
-    """Train a cascade of ``nets`` nets on the open rows of the cache's first ``games`` positions.
+                  progress=None, meta: dict | None = None,
+                  rows: tuple[np.ndarray, np.ndarray] | None = None) -> CascadeResult:
+    """Train a cascade of ``nets`` nets on the open rows of the cache's first ``games`` positions
+    (``split_rows``), or on the (training, test) ``rows`` given.
 
     ``progress(net, epoch, train_rms, test_rms)`` is called after every epoch when given.
     """
     if not 1 <= nets <= 5:
         raise ValueError(f"a cascade has 1 to 5 nets, got {nets}")
     cols = feature_columns(cache, names)
-    train, test = split_rows(cache, games, split)
+    train, test = split_rows(cache, games, split) if rows is None else rows
     rows = np.concatenate([train, test])
     x_static = cache["X"][rows][:, cols].astype(np.float64)
     scaler = Scaler.fit(x_static[: len(train)], list(names))
