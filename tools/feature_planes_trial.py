@@ -21,26 +21,20 @@ import numpy as np
 import plane_trial
 
 from seog.classifiers import model_file, planes_cache
-from seog.datasets.heldout import board_of
 from seog.features import vector
-from seog.features.topology import analyze
 
 
 def feature_planes(planes: np.ndarray, model) -> np.ndarray:
     """``(features, N, N)`` float16: each block's scaled features on its stones, 0 off stones."""
     k = len(model.feature_names)
-    grid = board_of(planes)
-    n = grid.shape[0]
-    size = planes.shape[-1]
-    out = np.zeros((k, size, size), dtype=np.float16)
-    top = analyze(grid)
+    view, top = plane_trial.canvas(planes, k)
     if not top.blocks:
-        return out
+        return plane_trial.on_canvas(view, planes)
     x = np.clip(model.scale(vector.extract(top, list(range(len(top.blocks))), model.feature_names)), 0, 1)
     table = np.zeros((len(top.blocks) + 1, k), dtype=np.float32)
     table[1:] = x
-    out[:, :n, :n] = table[top.block_of].transpose(2, 0, 1)
-    return out
+    view[:] = table[top.block_of.ravel()].T
+    return plane_trial.on_canvas(view, planes)
 
 
 def main() -> None:

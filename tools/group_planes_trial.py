@@ -19,21 +19,13 @@ import numpy as np
 import plane_trial
 
 from seog.classifiers import planes_cache
-from seog.datasets.heldout import board_of
-from seog.features.topology import analyze
 
 EXTRA = 6
 
 
 def group_planes(planes: np.ndarray) -> np.ndarray:
     """``(EXTRA, N, N)`` float16: chain liberties 1 / 2 / 3, chain small eyes 0 / 1 / 2+, on stones."""
-    grid = board_of(planes)
-    n = grid.shape[0]
-    size = planes.shape[-1]
-    out = np.zeros((EXTRA, size, size), dtype=np.float16)
-    top = analyze(grid)
-    if not top.blocks:
-        return out
+    view, top = plane_trial.canvas(planes, EXTRA)
     eyes = {}
     for color in (1, -1):
         for cer in top.cers[color]:
@@ -42,14 +34,13 @@ def group_planes(planes: np.ndarray) -> np.ndarray:
                 if len(chains) == 1:
                     c = chains.pop()
                     eyes[c] = eyes.get(c, 0) + 1
-    view = out[:, :n, :n].reshape(EXTRA, n * n)
     for c, chain in enumerate(top.chains):
         pts = chain.points
         libs = len(chain.liberties)
         if libs <= 3:
             view[libs - 1, pts] = 1
         view[3 + min(eyes.get(c, 0), 2), pts] = 1
-    return out
+    return plane_trial.on_canvas(view, planes)
 
 
 def main() -> None:

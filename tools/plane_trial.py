@@ -15,6 +15,8 @@ from torch import nn
 
 from seog.classifiers import train_refiner as trainer
 from seog.classifiers.refiner import COLOR_SWAP, N_INPUTS
+from seog.datasets.heldout import board_of
+from seog.features.topology import analyze
 
 
 def arguments(description: str) -> argparse.Namespace:
@@ -24,6 +26,23 @@ def arguments(description: str) -> argparse.Namespace:
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--seed", type=int, default=1)
     return p.parse_args()
+
+
+def canvas(planes: np.ndarray, k: int):
+    """``(rows, topology)`` for ``k`` more planes of a cached position: ``rows`` the ``(k, n * n)``
+    float16 zeros to fill, a row per plane indexed by flat grid points, and the position's
+    topology; ``on_canvas`` puts the filled rows on the cache's canvas."""
+    topology = analyze(board_of(planes))
+    return np.zeros((k, topology.size ** 2), dtype=np.float16), topology
+
+
+def on_canvas(rows: np.ndarray, planes: np.ndarray) -> np.ndarray:
+    """The ``(k, N, N)`` planes of ``canvas``'s filled ``rows``, on the canvas of ``planes``."""
+    k, points = rows.shape
+    n = int(round(points ** 0.5))
+    out = np.zeros((k,) + planes.shape[-2:], dtype=np.float16)
+    out[:, :n, :n] = rows.reshape(k, n, n)
+    return out
 
 
 def train_with(data: dict, extra: np.ndarray, extra_swap: list[int], args: argparse.Namespace) -> None:

@@ -20,9 +20,7 @@ import numpy as np
 import plane_trial
 
 from seog.classifiers import planes_cache
-from seog.datasets.heldout import board_of
 from seog.features.reading import Budget, Reader
-from seog.features.topology import analyze
 
 EXTRA = 2
 MAX_LIBERTIES = 3
@@ -45,13 +43,8 @@ def captured(reader: Reader, points: np.ndarray, owner_first: bool) -> bool:
 def tactics_planes(planes: np.ndarray) -> np.ndarray:
     """``(EXTRA, N, N)`` float16 on the stones of short blocks: taken with the opponent to move;
     taken with the owner to move."""
-    grid = board_of(planes)
-    n = grid.shape[0]
-    size = planes.shape[-1]
-    out = np.zeros((EXTRA, size, size), dtype=np.float16)
-    top = analyze(grid)
-    view = out[:, :n, :n].reshape(EXTRA, n * n)
-    reader = Reader(grid, total=1000)
+    view, top = plane_trial.canvas(planes, EXTRA)
+    reader = Reader(top.grid, total=1000)
     for block in sorted(top.blocks, key=lambda b: len(b.liberties)):
         if len(block.liberties) > MAX_LIBERTIES:
             break
@@ -59,7 +52,7 @@ def tactics_planes(planes: np.ndarray) -> np.ndarray:
             view[0, block.points] = 1
             if captured(reader, block.points, owner_first=True):
                 view[1, block.points] = 1
-    return out
+    return plane_trial.on_canvas(view, planes)
 
 
 def main() -> None:
