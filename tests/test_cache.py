@@ -68,6 +68,44 @@ def test_teacher_labels_replace_the_marks(tmp_path):
         cache.build(cache.jobs([folder]), tmp_path / "d.npz", workers=1)
 
 
+def test_an_ownership_array_labels_the_dead_group_inside_the_black_wall(tmp_path):
+    folder = tmp_path / "g"
+    folder.mkdir()
+    (folder / "two.sgf").write_bytes(TWO.replace("TB[aa:di]TW[ga:ii]", "").encode())
+    owner = np.where(np.arange(9) <= 4, 100, -100)[None, :].repeat(9, axis=0).ravel().astype(np.int8)
+    labels = tmp_path / "own.npz"
+    np.savez(labels, names=np.array(["two"]), ownership=owner[None])
+    counts = cache.build(cache.jobs([folder], ownership=labels), tmp_path / "c.npz", workers=1)
+    assert counts["positions"] == 1 and counts["dead_rows"] == 1  # the three White stones, one block
+    # White owning its group's points: alive, and the count no longer reproduces B+5.5.
+    owner.reshape(9, 9)[5:7, 1:3] = -100
+    np.savez(labels, names=np.array(["two"]), ownership=owner[None])
+    with pytest.raises(ValueError, match="inconsistent with RE 1"):
+        cache.build(cache.jobs([folder], ownership=labels), tmp_path / "d.npz", workers=1)
+
+
+def test_positions_before_the_end_count_a_stone_captured_in_the_last_moves_as_dead(tmp_path):
+    from seog.datasets.split import game_id
+
+    folder = tmp_path / "g"
+    folder.mkdir()
+    # White's A1 goes into Black's area and is taken: Black 34 + 4 prisoners, White 27 + 6.5.
+    moves = TWO.replace("RE[B+5.5]", "RE[B+4.5]").replace(";B[tt];W[tt]TB[aa:di]TW[ga:ii]", ";B[bi];W[ai];B[ah];W[];B[]")
+    (folder / "two.sgf").write_bytes(moves.encode())
+    owner = np.where(np.arange(9) <= 4, 100, -100)[None, :].repeat(9, axis=0).ravel().astype(np.int8)
+    labels = tmp_path / "own.npz"
+    np.savez(labels, names=np.array(["two"]), ownership=owner[None])
+    counts = cache.build(cache.jobs([folder], ownership=labels, back=(1, 2, 5)), tmp_path / "c.npz", workers=1)
+    assert counts["skipped"] == {"too short": 1}  # three moves: none five before the last
+    data = cache.load(tmp_path / "c.npz")
+    assert list(data["positions"]) == ["two.sgf", "two.sgf@-1", "two.sgf@-2"]
+    assert {game_id(str(n)) for n in data["positions"]} == {"two"}
+    blocks = np.bincount(data["position"])
+    dead = np.bincount(data["position"], weights=data["y"] == 0).astype(int)
+    # last: walls, the White group, B1, A2; one move back A1 still stands and is dead; two back, B1 alone.
+    assert list(blocks) == [5, 5, 4] and list(dead) == [1, 2, 1]
+
+
 def test_two_workers_give_the_same_rows(tmp_path):
     folder = _folder(tmp_path)
     cache.build(cache.jobs([folder]), tmp_path / "one.npz", workers=1)

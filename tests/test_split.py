@@ -18,6 +18,11 @@ def test_a_game_in_two_archives_falls_on_the_same_side():
     assert game_id("KGS2001__2000-10-16-1") == game_id("2001__2000-10-16-1") == "2000-10-16-1"
 
 
+def test_a_position_before_the_end_falls_on_its_games_side():
+    assert game_id("kgs-6d-more/2006__2006-03-14-21.sgf@-10") == "2006-03-14-21"
+    assert split_of("2015__2015-01-02-3.sgf@-4") == "year"
+
+
 def test_one_game_in_ten_is_held_out_by_hash_and_the_held_out_year_whole():
     sides = [split_of(f"2003__2003-{m:02d}-{d:02d}-{k}") for m in range(1, 13) for d in range(1, 29) for k in (1, 2, 3)]
     share = sides.count("hash") / len(sides)

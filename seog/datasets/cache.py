@@ -20,6 +20,8 @@ labels do not reproduce their recorded result with our scorer are left out (``co
 
     python -m seog.datasets.cache ../shared/data/kgs-6d-train.tar.xz \\
         --teacher ../shared/data/kgs-6d-train-katago.jsonl.gz --out cache/train.npz --workers 2
+    python -m seog.datasets.cache ../shared/data/kgs-6d-more.tar.xz \\
+        --ownership ../shared/data/kgs-6d-more-katago.npz --out cache/more8.npz --workers 2
 """
 
 from __future__ import annotations
@@ -41,11 +43,15 @@ KEYS = ("X", "feature_names", "y", "static", "position", "related", "positions",
 
 @dataclass
 class Job:
-    """One game to turn into rows: its SGF bytes and the teacher's dead stones (None: use TB/TW marks)."""
+    """One game to turn into rows: its SGF bytes and the teacher's dead stones, or its ownership
+    of the final position (x100, + Black; a block is dead where its mean has the opponent's sign);
+    with neither, the record's TB/TW marks."""
 
     name: str
     data: bytes
     dead: list | None = None
+    owner: np.ndarray | None = None
+    back: int = 0  # rows of the position this many moves before the last (ownership labels only)
 
 
 @dataclass
@@ -62,9 +68,18 @@ class Rows:
 
 
 def position_rows(job: Job, consistent: bool = True) -> Rows:
-    """Features, labels and static statuses of every block of one game's final position."""
+    """Features, labels and static statuses of every block of one game's final position, or of the
+    position ``job.back`` moves before it."""
     from seog.classifiers.status import static_statuses
-    from seog.datasets.labels import LabelError, block_labels, check, check_on_stones, mask_from_sgf
+    from seog.datasets.labels import (
+        LabelError,
+        block_labels,
+        block_mask,
+        check,
+        check_on_stones,
+        mask_from_sgf,
+        teacher_alive,
+    )
     from seog.datasets.select import judge
     from seog.features import vector
     from seog.features.topology import analyze
@@ -74,7 +89,11 @@ def position_rows(job: Job, consistent: bool = True) -> Rows:
         return Rows(job.name, f"{rec.reason}")
     game = rec.game
     try:
-        if job.dead is not None:
+        if job.owner is not None:
+            owner = np.asarray(job.owner, dtype=np.float32).reshape(game.size, game.size)
+            labelled = analyze(game.board.grid)
+            dead = block_mask(labelled, teacher_alive(labelled, owner))
+        elif job.dead is not None:
             dead = mask_from_sgf(job.dead, game.size)
         elif game.has_markup:
             dead = game.marked_dead()
@@ -89,9 +108,16 @@ def position_rows(job: Job, consistent: bool = True) -> Rows:
                 return Rows(job.name, "inconsistent with RE")
         except ValueError as exc:
             return Rows(job.name, f"cannot score: {exc}")
-    topology = analyze(game.board.grid)
+    if job.back:
+        grid = board_before(game, job.back)
+        if grid is None:
+            return Rows(job.name, "too short")
+        topology = analyze(grid)
+        y = teacher_alive(topology, owner).astype(np.int8)
+    else:
+        topology = analyze(game.board.grid)
+        y, _ = block_labels(topology, dead)
     ids = list(range(len(topology.blocks)))
-    y, _ = block_labels(topology, dead)
     static = np.full(len(ids), -1, dtype=np.int8)
     for b, st in static_statuses(topology).items():
         static[b] = int(st.alive)
@@ -102,6 +128,24 @@ def position_rows(job: Job, consistent: bool = True) -> Rows:
     return Rows(job.name, "", game.size, X, y, static, related)
 
 
+def board_before(game, back: int) -> np.ndarray | None:
+    """The board ``back`` moves before the last move of the main line (trailing passes off); None
+    for a line that short or one with setup stones between its moves."""
+    from seog.features.board import Board
+
+    moves = list(game.moves)
+    while moves and moves[-1][1] is None:
+        moves.pop()
+    if back >= len(moves) or game.later_setup:
+        return None
+    board = Board(game.size)
+    for color, point in game.setup:
+        board.place(color, point)
+    for color, point in moves[:len(moves) - back]:
+        board.play(color, point, suicide=True)
+    return board.grid
+
+
 def _work(args) -> Rows:
     job, consistent = args
     try:
@@ -110,15 +154,30 @@ def _work(args) -> Rows:
         return Rows(job.name, f"error: {type(exc).__name__}: {exc}")
 
 
-def jobs(sources: Iterable[str | Path], teacher: dict | None = None) -> Iterator[Job]:
-    """Jobs for every SGF record of the sources; teacher labels (name -> TeacherLabel) where present."""
+def jobs(sources: Iterable[str | Path], teacher: dict | None = None, ownership: str | Path | None = None,
+         back: Iterable[int] = ()) -> Iterator[Job]:
+    """Jobs for every SGF record of the sources; teacher labels (name -> TeacherLabel) where present,
+    or the rows of an ownership file (``names``, ``ownership``: ``kgs-6d-more-katago.npz``). With
+    ``back``, a game the ownership file labels gives the positions that many moves before its last
+    too (named ``NAME@-K``), labelled by the last position's ownership: a block taken off in the
+    last moves is dead, one still there has the fate it has at the end. A game whose last position
+    is left out (its labels do not give its result) gives none of them."""
     from seog.datasets import archive
     from seog.datasets.labels import game_key
+    from seog.datasets.split import BEFORE_END
 
+    owners = {}
+    if ownership is not None:
+        arrays = np.load(ownership, allow_pickle=False)
+        owners = dict(zip((str(n) for n in arrays["names"]), arrays["ownership"]))
     for source in sources:
         for entry in archive.read(source):
             label = teacher.get(game_key(entry.name)) if teacher else None
-            yield Job(entry.name, entry.data, None if label is None else label.dead)
+            owner = owners.get(game_key(entry.name))
+            yield Job(entry.name, entry.data, None if label is None else label.dead, owner)
+            if owner is not None:
+                for k in back:
+                    yield Job(f"{entry.name}{BEFORE_END}{k}", entry.data, None, owner, k)
 
 
 def build(job_iter: Iterable[Job], out: str | Path, workers: int = 2, consistent: bool = True,
@@ -247,8 +306,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("sources", nargs="+", help="folders, SGF files or tarballs")
     p.add_argument("--teacher", help="teacher labels (JSON lines) for the sources' games; else their TB/TW marks")
     p.add_argument("--teacher-field", choices=["katago", "gnugo"], help="which dead list of the teacher file")
+    p.add_argument("--ownership", help="ownership rows of the games' final positions (npz: names, ownership "
+                   "x100, + Black), the labels where a game has one")
     p.add_argument("--out", default="cache/train.npz")
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--back", nargs="*", type=int, default=[],
+                   help="with --ownership, the positions this many moves before the last as well")
     p.add_argument("--all", action="store_true", help="keep games whose labels do not reproduce RE too")
     p.add_argument("--limit", type=int, help="only the first N records (for a quick check)")
     args = p.parse_args(argv)
@@ -260,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     from seog.datasets.labels import read_teacher
 
     teacher = read_teacher(args.teacher, args.teacher_field) if args.teacher else None
-    job_iter = jobs(args.sources, teacher)
+    job_iter = jobs(args.sources, teacher, args.ownership, args.back)
     if args.limit:
         job_iter = islice(job_iter, args.limit)
     start = time.time()

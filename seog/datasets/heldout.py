@@ -22,17 +22,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from seog.datasets.labels import teacher_alive
+
 MARGINS = (0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45)
 PART_MARGINS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
-
-
-def teacher_alive(topology, owner: np.ndarray) -> np.ndarray:
-    """Per block: does the teacher's mean ownership over its stones have the block's own sign?"""
-    block_of = topology.block_of.ravel()
-    stone = block_of > 0
-    colors = topology.grid.ravel()[stone]
-    sums = np.bincount(block_of[stone] - 1, owner.ravel()[stone] * colors, minlength=len(topology.blocks))
-    return sums > 0
 
 
 def board_of(planes: np.ndarray) -> np.ndarray:

@@ -97,6 +97,16 @@ def block_mask(topology: Topology, y: np.ndarray) -> np.ndarray:
     return mask
 
 
+def teacher_alive(topology: Topology, owner: np.ndarray) -> np.ndarray:
+    """Per block: does the teacher's mean ownership over its stones have the block's own sign?
+    (KataGo's labels call a block dead by this rule, with no threshold.)"""
+    block_of = topology.block_of.ravel()
+    stone = block_of > 0
+    colors = topology.grid.ravel()[stone]
+    sums = np.bincount(block_of[stone] - 1, owner.ravel()[stone] * colors, minlength=len(topology.blocks))
+    return sums > 0
+
+
 # ---- teacher files -----------------------------------------------------------------------------
 
 @dataclass

@@ -160,11 +160,11 @@ def gnugo_dead(level: int = 10, timeout: float = 300):
 
 def teacher_dead(planes: list[str]):
     """A ``dead_by`` that takes the teacher's dead stones from planes caches: the stones of every
-    block whose mean ownership is the opponent's (``heldout.teacher_alive``)."""
+    block whose mean ownership is the opponent's (``labels.teacher_alive``)."""
     import numpy as np
 
     from seog.classifiers import planes_cache
-    from seog.datasets.heldout import teacher_alive
+    from seog.datasets.labels import teacher_alive
     from seog.datasets.split import game_id
     from seog.features.topology import analyze
 

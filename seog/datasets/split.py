@@ -20,11 +20,13 @@ import hashlib
 HELD_OUT_EVERY = 10
 HELD_OUT_YEAR = "2015"
 SPLITS = ("train", "hash", "year")
+BEFORE_END = "@-"  # NAME@-K: the position K moves before the end of the game NAME
 
 
 def game_id(name: str) -> str:
-    """A game's id: the archive file name without its archive prefix or ``.sgf``."""
-    name = name.rsplit("/", 1)[-1].removesuffix(".sgf")
+    """A game's id: the archive file name without its archive prefix or ``.sgf``; a position
+    before the end of a game is named for it (``NAME@-K``: K moves before the last, ``datasets.cache``)."""
+    name = name.rsplit("/", 1)[-1].split(BEFORE_END, 1)[0].removesuffix(".sgf")
     return name.split("__", 1)[-1]
 
 
