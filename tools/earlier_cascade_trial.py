@@ -1,0 +1,106 @@
+"""The cascade taught on positions a few moves before the end of counted games as well: four
+times the positions, each labelled by the ownership of its game's last position (a block taken
+off in the last moves dead, one still there with its fate at the end). The "final" recipe of
+``tools/stacked_cascade_trial.py`` otherwise: the cascade learns from the training side alone
+and the reader (32 x 6) from its verdicts on the usual planes (last positions only). A tenth of
+the training side's games, by a hash of the game's id, stop each net (all of a game's positions
+on one side of that cut).
+
+    python -m seog.datasets.cache ../shared/data/kgs-6d-more.tar.xz \\
+        --ownership ../shared/data/kgs-6d-more-katago.npz --back 4 10 20 \\
+        --out cache/more8-back.npz --workers 2                                              # 3 min
+    python tools/earlier_cascade_trial.py --caches cache/more8-back.npz cache/train.npz \\
+        --labels ../shared/data/kgs-6d-more-katago.npz --planes cache/planes-more.npz \\
+        cache/planes-train.npz cache/planes-selfplay.npz --out runs/ecas                     # 30 min
+
+The second cache adds the training side's games the ownership file does not label (their
+last positions, KataGo's 1-visit read). Writes ``runs/ecas-cache.npz`` (the two joined),
+``runs/ecas-cascade.npz`` and ``runs/ecas-final.npz`` (the cascade with its reader) with its
+training record (``.json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import time
+
+import numpy as np
+from stacked_cascade_trial import STATUS, status_plane
+
+from seog.classifiers import model_file, planes_cache
+from seog.classifiers import train as cascade_trainer
+from seog.classifiers import train_refiner as trainer
+from seog.datasets import cache as feature_cache
+from seog.datasets.split import game_id, split_of
+from seog.features.vector import SET_A
+
+
+def stops_nets(gid: str) -> bool:
+    """One game in ten by another part of its id's sha1 than the split and the folds read."""
+    return int(hashlib.sha1(gid.encode()).hexdigest()[16:24], 16) % cascade_trainer.TEST_EVERY == 0
+
+
+def training_rows(cache, first: int, labelled: set[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Open rows of the training side's positions: every one of the first cache's ``first``
+    positions, of the other those whose game the ownership file does not label; split into the
+    rows the nets learn from and those that stop them, by game."""
+    ids = [game_id(str(n)) for n in cache["positions"]]
+    chosen = np.array([split_of(g) == "train" and (i < first or g not in labelled) for i, g in enumerate(ids)])
+    stop = np.array([stops_nets(g) for g in ids])
+    position = cache["position"]
+    open_rows = np.flatnonzero((cache["static"] < 0) & chosen[position])
+    held = stop[position[open_rows]]
+    return open_rows[~held], open_rows[held]
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--caches", nargs=2, required=True, help="the cache with earlier positions, then the 1-visit one")
+    p.add_argument("--labels", required=True, help="the ownership file the first cache was built with (its names)")
+    p.add_argument("--planes", nargs="+", required=True)
+    p.add_argument("--out", required=True, help="prefix of the files written")
+    p.add_argument("--epochs", type=int, default=10)
+    args = p.parse_args()
+    joined = f"{args.out}-cache.npz"
+    feature_cache.merge(args.caches, joined)
+    cache = cascade_trainer.load_cache(joined)
+    first = len(cascade_trainer.load_cache(args.caches[0])["positions"])
+    labelled = {game_id(str(n)) for n in np.load(args.labels)["names"]}
+    rows = training_rows(cache, first, labelled)
+    print(f"cache: {len(cache['positions'])} positions; {len(rows[0])} open rows to learn from, "
+          f"{len(rows[1])} to stop the nets", flush=True)
+    start = time.perf_counter()
+    config = cascade_trainer.TrainConfig(method="sarp15", hidden=32)
+    result = cascade_trainer.train_cascade(cache, list(SET_A), config, nets=3, seed=1, rows=rows)
+    model_file.save(f"{args.out}-cascade.npz", result.model)
+    print(f"cascade: nets' train / test RMS {[(round(r.train_rms, 5), round(r.test_rms, 5)) for r in result.nets]}, "
+          f"{time.perf_counter() - start:.0f} s", flush=True)
+    del cache
+    cascade = model_file.load(f"{args.out}-cascade.npz")
+    cascade.refiner = None
+
+    data = planes_cache.load(args.planes)
+    start = time.perf_counter()
+    planes = data["planes"].copy()
+    for row, plane in enumerate(data["planes"]):
+        n = int(round(float(plane[3].sum()) ** 0.5))
+        planes[row, STATUS, :n, :n] = status_plane(plane, cascade)
+    print(f"status planes of {len(planes)} positions in {time.perf_counter() - start:.0f} s", flush=True)
+    refiner, record = trainer.train(planes, data["segments"], data["ownership"], data["split"], data["finished"],
+                                    channels=32, layers=6, global_pool=True, epochs=args.epochs, seed=1,
+                                    small_weight=4, finished_plane=True)
+    model = model_file.load(f"{args.out}-cascade.npz")
+    model.refiner, model.refiner_margin = refiner, 0.25
+    record.pop("curve")
+    model.meta["refiner"] = dict(record, cascade_sha1=model_file.cascade_sha1(model), status_plane="final",
+                                 cascade_positions="last and 4, 10, 20 moves before it")
+    model_file.save(f"{args.out}-final.npz", model)
+    with open(f"{args.out}-final.json", "w") as f:
+        json.dump(record, f, indent=1)
+    print(f"final: {json.dumps(record['held_out'])}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

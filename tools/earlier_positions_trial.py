@@ -1,0 +1,144 @@
+"""The reader taught on positions a few moves before the end of counted games as well, each
+with the ownership of the game's last position as its target (as engines teach an ownership
+head on every position of a game). Near the end of a game that was counted, a block's fate is
+the one it has on the last board: a block taken off in the last moves is dead, one that is
+still there is what the last position says. The "final" recipe of
+``tools/stacked_cascade_trial.py`` (the cascade of the training side alone,
+``runs/stack-cascade.npz``; the reader on its verdicts), with these positions added on the
+training side only: the held-out sides and their figures are unchanged.
+
+    python tools/earlier_positions_trial.py --cascade runs/stack-cascade.npz \\
+        --archive ../shared/data/kgs-6d-more.tar.xz --labels ../shared/data/kgs-6d-more-katago.npz \\
+        --planes cache/planes-more.npz cache/planes-train.npz cache/planes-selfplay.npz \\
+        --back 4 10 20 --out runs/early                                                      # 30 min
+
+writes ``runs/early-planes.npz`` (the added positions) and ``runs/early-final.npz`` (the cascade
+with its reader) with its training record (``.json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+from stacked_cascade_trial import STATUS, status_plane
+
+from seog.classifiers import model_file, planes_cache
+from seog.classifiers import train_refiner as trainer
+from seog.datasets import planes as planes_data
+from seog.datasets.split import split_of
+
+
+def earlier_boards(data: bytes, back: list[int]) -> list[tuple[int, np.ndarray]]:
+    """(k, the board k moves before the last move) of a record, trailing passes off; none for a
+    record with setup stones between its moves."""
+    from seog.features import sgf
+    from seog.features.board import Board
+
+    game = sgf.loads(data)
+    if game.later_setup:
+        return []
+    moves = list(game.moves)
+    while moves and moves[-1][1] is None:
+        moves.pop()
+    out = []
+    for k in back:
+        if k >= len(moves):
+            continue
+        board = Board(game.size)
+        for color, point in game.setup:
+            board.place(color, point)
+        for color, point in moves[:len(moves) - k]:
+            board.play(color, point, suicide=True)
+        out.append((k, board.grid))
+    return out
+
+
+def _one(item):
+    name, data, owner, back = item
+    try:
+        out = []
+        for k, grid in earlier_boards(data, back):
+            n = grid.shape[0]
+            out.append((f"{name}", k) + planes_data.example(grid, owner.reshape(n, n)))
+        return out
+    except ValueError:
+        return []
+
+
+def counted_training_games(archive: Path, labels: Path, back: list[int]):
+    """(name, SGF bytes, ownership row, back) of the archive's counted games on the training side."""
+    from seog.scoring.result import parse_result
+
+    for name, data, owner in planes_data.archive_items(archive, labels):
+        if split_of(name) != "train":
+            continue
+        head = data[:4000].decode("latin-1")
+        start = head.find("RE[")
+        if start < 0 or not parse_result(head[start + 3:head.find("]", start)]).counted:
+            continue
+        yield name, data, owner, back
+
+
+def build(args) -> dict:
+    start = time.perf_counter()
+    items = counted_training_games(args.archive, args.labels, args.back)
+    with ProcessPoolExecutor(2, initializer=planes_data._init, initargs=(str(args.cascade),)) as pool:
+        rows = [r for part in pool.map(_one, items, chunksize=32) for r in part]
+    arrays = dict(planes=np.stack([r[2] for r in rows]), segments=np.stack([r[3] for r in rows]),
+                  ownership=np.stack([r[4] for r in rows]), names=np.array([r[0] for r in rows]),
+                  back=np.array([r[1] for r in rows], dtype=np.int16))
+    np.savez(f"{args.out}-planes.npz", **arrays)
+    print(f"{len(rows)} earlier positions in {time.perf_counter() - start:.0f} s", flush=True)
+    return arrays
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--cascade", required=True)
+    p.add_argument("--archive", type=Path, required=True)
+    p.add_argument("--labels", type=Path, required=True)
+    p.add_argument("--planes", nargs="+", required=True)
+    p.add_argument("--back", nargs="+", type=int, default=[4, 10, 20])
+    p.add_argument("--out", required=True, help="prefix of the files written")
+    p.add_argument("--epochs", type=int, default=10)
+    args = p.parse_args()
+    cached = Path(f"{args.out}-planes.npz")
+    extra = dict(np.load(cached)) if cached.exists() else build(args)
+
+    cascade = model_file.load(args.cascade)
+    cascade.refiner = None
+    data = planes_cache.load(args.planes)
+    start = time.perf_counter()
+    planes = data["planes"].copy()
+    for row, plane in enumerate(data["planes"]):
+        n = int(round(float(plane[3].sum()) ** 0.5))
+        planes[row, STATUS, :n, :n] = status_plane(plane, cascade)
+    print(f"status planes of {len(planes)} positions in {time.perf_counter() - start:.0f} s", flush=True)
+    m = len(extra["names"])
+    planes = np.concatenate([planes, extra["planes"]])
+    segments = np.concatenate([data["segments"], extra["segments"]])
+    ownership = np.concatenate([data["ownership"], extra["ownership"]])
+    split = np.concatenate([data["split"], np.full(m, "train")])
+    finished = np.concatenate([data["finished"], np.ones(m, dtype=bool)])
+    del data
+    refiner, record = trainer.train(planes, segments, ownership, split, finished,
+                                    channels=32, layers=6, global_pool=True, epochs=args.epochs, seed=1,
+                                    small_weight=4, finished_plane=True)
+    model = model_file.load(args.cascade)
+    model.refiner, model.refiner_margin = refiner, 0.25
+    record.pop("curve")
+    model.meta["refiner"] = dict(record, cascade_sha1=model_file.cascade_sha1(model), status_plane="final",
+                                 earlier_positions=args.back)
+    model_file.save(f"{args.out}-final.npz", model)
+    with open(f"{args.out}-final.json", "w") as f:
+        json.dump(record, f, indent=1)
+    print(f"final + earlier positions: {json.dumps(record['held_out'])}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
