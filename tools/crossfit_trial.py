@@ -21,10 +21,9 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import time
 
 import numpy as np
-from stacked_cascade_trial import FOLDS, STATUS, fold_of, status_plane, train_cascade
+from stacked_cascade_trial import FOLDS, fold_of, status_planes, train_cascade
 
 from seog.classifiers import model_file, planes_cache
 from seog.classifiers import train as cascade_trainer
@@ -62,12 +61,7 @@ def main() -> None:
     cascades = [model_file.load(path) for path in paths]
 
     data = planes_cache.load(args.planes)
-    start = time.perf_counter()
-    planes = data["planes"].copy()
-    for row, plane in enumerate(data["planes"]):
-        n = int(round(float(plane[3].sum()) ** 0.5))
-        planes[row, STATUS, :n, :n] = status_plane(plane, cascades[fold_of(str(data["names"][row]))])
-    print(f"status planes of {len(planes)} positions in {time.perf_counter() - start:.0f} s", flush=True)
+    planes = status_planes(data, lambda row: cascades[fold_of(str(data["names"][row]))])
     refiner, record = trainer.train(planes, data["segments"], data["ownership"], data["split"], data["finished"],
                                     channels=32, layers=6, global_pool=True, epochs=args.epochs, seed=1,
                                     small_weight=4, finished_plane=True)

@@ -29,16 +29,14 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import multiprocessing
 import time
 
 import numpy as np
-from stacked_cascade_trial import STATUS, status_plane
+from stacked_cascade_trial import save_reader, status_planes
 
 from seog.classifiers import model_file, planes_cache
 from seog.classifiers import train as cascade_trainer
-from seog.classifiers import train_refiner as trainer
 from seog.datasets import cache as feature_cache
 from seog.datasets.split import game_id, split_of
 from seog.features.vector import SET_A
@@ -119,33 +117,18 @@ def main() -> None:
               if split_of(g) == "train"}
 
     data = planes_cache.load(args.planes)
-    start = time.perf_counter()
-    planes = data["planes"].copy()
-    out_of_fold = 0
-    for row, plane in enumerate(data["planes"]):
-        n = int(round(float(plane[3].sum()) ** 0.5))
-        gid = game_id(str(data["names"][row]))
-        reader = cascade
-        if folds and data["finished"][row] and gid in learnt:
-            reader = folds[fold_of(gid, len(folds))]
-            out_of_fold += 1
-        planes[row, STATUS, :n, :n] = status_plane(plane, reader)
-    print(f"status planes of {len(planes)} positions ({out_of_fold} out of fold) in "
-          f"{time.perf_counter() - start:.0f} s", flush=True)
-    refiner, record = trainer.train(planes, data["segments"], data["ownership"], data["split"], data["finished"],
-                                    channels=32, layers=6, global_pool=True, epochs=args.epochs, seed=1,
-                                    small_weight=4, finished_plane=True)
-    model = model_file.load(cascade_path)
-    model.refiner, model.refiner_margin = refiner, 0.25
-    record.pop("curve")
-    model.meta["refiner"] = dict(record, cascade_sha1=model_file.cascade_sha1(model),
-                                 status_plane=f"stacked, {args.folds} folds" if args.folds else "final",
-                                 cascade_positions="last and 4, 10, 20 moves before it")
-    model_file.save(f"{args.out}-final.npz", model)
-    with open(f"{args.out}-final.json", "w") as f:
-        json.dump(record, f, indent=1)
-    print(f"final: {json.dumps(record['held_out'])}", flush=True)
 
+    def cascade_of(row):
+        gid = game_id(str(data["names"][row]))
+        if folds and data["finished"][row] and gid in learnt:
+            return folds[fold_of(gid, len(folds))]  # out of fold
+        return cascade
+
+    planes = status_planes(data, cascade_of)
+    save_reader(planes, data["segments"], data["ownership"], data["split"], data["finished"], cascade_path,
+                f"{args.out}-final.npz", args.epochs,
+                status_plane=f"stacked, {args.folds} folds" if args.folds else "final",
+                cascade_positions="last and 4, 10, 20 moves before it")
 
 if __name__ == "__main__":
     main()

@@ -19,16 +19,14 @@ with its reader) with its training record (``.json``).
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
-from stacked_cascade_trial import STATUS, status_plane
+from stacked_cascade_trial import save_reader, status_planes
 
 from seog.classifiers import model_file, planes_cache
-from seog.classifiers import train_refiner as trainer
 from seog.datasets import planes as planes_data
 from seog.datasets.split import split_of
 
@@ -113,32 +111,13 @@ def main() -> None:
     cascade = model_file.load(args.cascade)
     cascade.refiner = None
     data = planes_cache.load(args.planes)
-    start = time.perf_counter()
-    planes = data["planes"].copy()
-    for row, plane in enumerate(data["planes"]):
-        n = int(round(float(plane[3].sum()) ** 0.5))
-        planes[row, STATUS, :n, :n] = status_plane(plane, cascade)
-    print(f"status planes of {len(planes)} positions in {time.perf_counter() - start:.0f} s", flush=True)
+    planes = status_planes(data, lambda row: cascade)
     m = len(extra["names"])
-    planes = np.concatenate([planes, extra["planes"]])
-    segments = np.concatenate([data["segments"], extra["segments"]])
-    ownership = np.concatenate([data["ownership"], extra["ownership"]])
-    split = np.concatenate([data["split"], np.full(m, "train")])
-    finished = np.concatenate([data["finished"], np.ones(m, dtype=bool)])
-    del data
-    refiner, record = trainer.train(planes, segments, ownership, split, finished,
-                                    channels=32, layers=6, global_pool=True, epochs=args.epochs, seed=1,
-                                    small_weight=4, finished_plane=True)
-    model = model_file.load(args.cascade)
-    model.refiner, model.refiner_margin = refiner, 0.25
-    record.pop("curve")
-    model.meta["refiner"] = dict(record, cascade_sha1=model_file.cascade_sha1(model), status_plane="final",
-                                 earlier_positions=args.back)
-    model_file.save(f"{args.out}-final.npz", model)
-    with open(f"{args.out}-final.json", "w") as f:
-        json.dump(record, f, indent=1)
-    print(f"final + earlier positions: {json.dumps(record['held_out'])}", flush=True)
-
+    save_reader(np.concatenate([planes, extra["planes"]]), np.concatenate([data["segments"], extra["segments"]]),
+                np.concatenate([data["ownership"], extra["ownership"]]),
+                np.concatenate([data["split"], np.full(m, "train")]),
+                np.concatenate([data["finished"], np.ones(m, dtype=bool)]),
+                args.cascade, f"{args.out}-final.npz", args.epochs, status_plane="final", earlier_positions=args.back)
 
 if __name__ == "__main__":
     main()

@@ -78,6 +78,36 @@ def status_plane(planes: np.ndarray, model) -> np.ndarray:
     return inputs(topology, statuses)[-1]
 
 
+def status_planes(data: dict, cascade_of) -> np.ndarray:
+    """The planes of a planes cache's arrays with each row's status plane as the cascade
+    ``cascade_of(row)`` reads that position."""
+    start = time.perf_counter()
+    planes = data["planes"].copy()
+    for row, plane in enumerate(data["planes"]):
+        n = int(round(float(plane[3].sum()) ** 0.5))
+        planes[row, STATUS, :n, :n] = status_plane(plane, cascade_of(row))
+    print(f"status planes of {len(planes)} positions in {time.perf_counter() - start:.0f} s", flush=True)
+    return planes
+
+
+def save_reader(planes, segments, ownership, split, finished, cascade_path: str, out: str, epochs: int = 10,
+                **meta) -> dict:
+    """The shipped reader's recipe (32 x 6, global pooling, the finished plane, small boards x 4)
+    learnt on these arrays, saved with the cascade of ``cascade_path`` as the model ``out`` (its
+    training record beside it, ``.json``); returns the record."""
+    refiner, record = trainer.train(planes, segments, ownership, split, finished, channels=32, layers=6,
+                                    global_pool=True, epochs=epochs, seed=1, small_weight=4, finished_plane=True)
+    model = model_file.load(cascade_path)
+    model.refiner, model.refiner_margin = refiner, 0.25
+    record.pop("curve")
+    model.meta["refiner"] = dict(record, cascade_sha1=model_file.cascade_sha1(model), **meta)
+    model_file.save(out, model)
+    with open(out.removesuffix(".npz") + ".json", "w") as f:
+        json.dump(record, f, indent=1)
+    print(f"{out}: {json.dumps(record['held_out'])}", flush=True)
+    return record
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--cache", required=True)
@@ -103,34 +133,16 @@ def main() -> None:
     seen = {game_id(str(n)): int(f) for n, f, t in zip(names, fold, train) if t}
 
     data = planes_cache.load(args.planes)
-    start = time.perf_counter()
-    by_final = data["planes"].copy()
-    stacked = data["planes"].copy()
-    out_of_fold = 0
-    for row, plane in enumerate(data["planes"]):
-        n = int(round(float(plane[3].sum()) ** 0.5))
-        by_final[row, STATUS, :n, :n] = status_plane(plane, final)
-        k = seen.get(game_id(str(data["names"][row])))
-        if k is None:
-            stacked[row, STATUS] = by_final[row, STATUS]
-        else:
-            stacked[row, STATUS, :n, :n] = status_plane(plane, folds[k])
-            out_of_fold += 1
-    print(f"status planes of {len(stacked)} positions ({out_of_fold} out of fold) in "
-          f"{time.perf_counter() - start:.0f} s", flush=True)
-    for tag, planes in (("final", by_final), ("stacked", stacked)):
-        refiner, record = trainer.train(planes, data["segments"], data["ownership"], data["split"], data["finished"],
-                                        channels=32, layers=6, global_pool=True, epochs=args.epochs, seed=1,
-                                        small_weight=4, finished_plane=True)
-        model = model_file.load(f"{args.out}-cascade.npz")
-        model.refiner, model.refiner_margin = refiner, 0.25
-        record.pop("curve")
-        model.meta["refiner"] = dict(record, cascade_sha1=model_file.cascade_sha1(model), status_plane=tag)
-        model_file.save(f"{args.out}-{tag}.npz", model)
-        with open(f"{args.out}-{tag}.json", "w") as f:
-            json.dump(record, f, indent=1)
-        print(f"{tag}: {json.dumps(record['held_out'])}", flush=True)
+    by_final = status_planes(data, lambda row: final)
 
+    def cascade_of(row):
+        k = seen.get(game_id(str(data["names"][row])))
+        return final if k is None else folds[k]
+
+    stacked = status_planes(data, cascade_of)
+    for tag, planes in (("final", by_final), ("stacked", stacked)):
+        save_reader(planes, data["segments"], data["ownership"], data["split"], data["finished"],
+                    f"{args.out}-cascade.npz", f"{args.out}-{tag}.npz", args.epochs, status_plane=tag)
 
 if __name__ == "__main__":
     main()
