@@ -94,6 +94,7 @@ def main() -> None:
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--cascade", help="the whole training side's cascade of an earlier run (else learnt here)")
     p.add_argument("--folds", type=int, default=0, help="out-of-fold verdicts from this many cascades (stacked)")
+    p.add_argument("--seed", type=int, default=1, help="the reader's seed")
     args = p.parse_args()
     joined = f"{args.out}-cache.npz"
     feature_cache.merge(args.caches, joined)
@@ -126,7 +127,7 @@ def main() -> None:
 
     planes = status_planes(data, cascade_of)
     save_reader(planes, data["segments"], data["ownership"], data["split"], data["finished"], cascade_path,
-                f"{args.out}-final.npz", args.epochs,
+                f"{args.out}-final.npz", args.epochs, args.seed,
                 status_plane=f"stacked, {args.folds} folds" if args.folds else "final",
                 cascade_positions="last and 4, 10, 20 moves before it")
 
