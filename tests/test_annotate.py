@@ -465,6 +465,25 @@ def test_sighup_stops_the_run_as_ctrl_c_does(games, tmp_path, monkeypatch):
     assert set(report_rows(out / ann.REPORT_NAME)) == {"broken.sgf", "club/two-walls-chinese.sgf"}
 
 
+def test_sigterm_just_after_a_copy_and_its_row_keeps_the_row_in_the_report(games, tmp_path, monkeypatch):
+    """A scheduler's kill that lands right after a game's row (and copy, when it has one) is
+    written, before the run counts the game: the run stops after that game, row and count kept."""
+    real_keep = ann._keep
+
+    def keep_then_killed(out, row, data, append):
+        kept = real_keep(out, row, data, append)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return kept
+
+    monkeypatch.setattr(ann, "_keep", keep_then_killed)
+    out = tmp_path / "out"
+    with pytest.raises(ann.Interrupted) as stop:
+        ann.annotate(games, out, workers=1, progress=False)
+    assert stop.value.signum == signal.SIGTERM
+    assert [r.name for r in stop.value.summary.rows] == ["broken.sgf"]
+    assert set(report_rows(out / ann.REPORT_NAME)) == {"broken.sgf"}
+
+
 def test_kill_9_leaves_whole_files_a_copy_for_every_row_and_no_worker_behind(tmp_path):
     """A copy is renamed into place before its row is added: a kill between the two leaves a copy
     without its row, which the rerun scores again (tests/test_annotate_faults.py)."""

@@ -503,8 +503,9 @@ def _annotate(source: Path, out: Path, found: archive.Listing, workers: int, opt
         write_report(report_rows(earlier, rows), report_path)
         with appending(report_path) as append:
             for row, data in results:
-                row = _keep(out, row, data, append)
-                rows[row.name] = row
+                with _signals_held():
+                    row = _keep(out, row, data, append)
+                    rows[row.name] = row
                 bar.update(1)
                 if row.status == FAILED:
                     bar.set_postfix(failed=sum(r.status == FAILED for r in rows.values()), refresh=False)
@@ -553,6 +554,21 @@ def _keep(out: Path, row: Row, data: bytes | None, append: Callable[[Row], None]
             path.unlink(missing_ok=True)
         raise
     return row
+
+
+@contextmanager
+def _signals_held():
+    """Ctrl-C, SIGTERM and SIGHUP wait while a game's copy, its report row and the run's tally are
+    written, and stop the run once they are: a stop lands between two games, never between a copy
+    and its row (where the report rewritten at the end would lose the row)."""
+    if not hasattr(signal, "pthread_sigmask"):  # no signal masks on this system
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, *STOP_SIGNALS})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 @contextmanager
