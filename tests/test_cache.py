@@ -106,6 +106,12 @@ def test_positions_before_the_end_count_a_stone_captured_in_the_last_moves_as_de
     assert list(blocks) == [5, 5, 4] and list(dead) == [1, 2, 1]
 
 
+def test_positions_before_the_end_need_ownership_labels(capsys):
+    with pytest.raises(SystemExit) as stop:
+        cache.main(["games.tar", "--back", "4"])
+    assert stop.value.code == 2 and "--back needs --ownership" in capsys.readouterr().err
+
+
 def test_two_workers_give_the_same_rows(tmp_path):
     folder = _folder(tmp_path)
     cache.build(cache.jobs([folder]), tmp_path / "one.npz", workers=1)

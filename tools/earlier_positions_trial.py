@@ -32,28 +32,12 @@ from seog.datasets.split import split_of
 
 
 def earlier_boards(data: bytes, back: list[int]) -> list[tuple[int, np.ndarray]]:
-    """(k, the board k moves before the last move) of a record, trailing passes off; none for a
-    record with setup stones between its moves."""
+    """(k, the board k moves before the last move) of a record (``cache.board_before``)."""
+    from seog.datasets.cache import board_before
     from seog.features import sgf
-    from seog.features.board import Board
 
     game = sgf.loads(data)
-    if game.later_setup:
-        return []
-    moves = list(game.moves)
-    while moves and moves[-1][1] is None:
-        moves.pop()
-    out = []
-    for k in back:
-        if k >= len(moves):
-            continue
-        board = Board(game.size)
-        for color, point in game.setup:
-            board.place(color, point)
-        for color, point in moves[:len(moves) - k]:
-            board.play(color, point, suicide=True)
-        out.append((k, board.grid))
-    return out
+    return [(k, grid) for k in back if (grid := board_before(game, k)) is not None]
 
 
 def _one(item):

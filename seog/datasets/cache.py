@@ -315,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--all", action="store_true", help="keep games whose labels do not reproduce RE too")
     p.add_argument("--limit", type=int, help="only the first N records (for a quick check)")
     args = p.parse_args(argv)
+    if args.back and not args.ownership:
+        p.error("--back needs --ownership: a position before the end is labelled by the last one's ownership")
 
     from itertools import islice
 
