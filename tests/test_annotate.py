@@ -8,6 +8,7 @@ import io
 import multiprocessing
 import os
 import signal
+import threading
 import subprocess
 import sys
 import tarfile
@@ -467,18 +468,26 @@ def test_sighup_stops_the_run_as_ctrl_c_does(games, tmp_path, monkeypatch):
 
 def test_sigterm_just_after_a_copy_and_its_row_keeps_the_row_in_the_report(games, tmp_path, monkeypatch):
     """A scheduler's kill that lands right after a game's row (and copy, when it has one) is
-    written, before the run counts the game: the run stops after that game, row and count kept."""
+    written, before the run counts the game, and reaches another thread of the process (a process
+    pool's, tqdm's): the run stops after that game, row and count kept."""
     real_keep = ann._keep
+    done = threading.Event()
+    other = threading.Thread(target=done.wait)
 
     def keep_then_killed(out, row, data, append):
         kept = real_keep(out, row, data, append)
-        os.kill(os.getpid(), signal.SIGTERM)
+        signal.pthread_kill(other.ident, signal.SIGTERM)
         return kept
 
     monkeypatch.setattr(ann, "_keep", keep_then_killed)
     out = tmp_path / "out"
-    with pytest.raises(ann.Interrupted) as stop:
-        ann.annotate(games, out, workers=1, progress=False)
+    other.start()
+    try:
+        with pytest.raises(ann.Interrupted) as stop:
+            ann.annotate(games, out, workers=1, progress=False)
+    finally:
+        done.set()
+        other.join()
     assert stop.value.signum == signal.SIGTERM
     assert [r.name for r in stop.value.summary.rows] == ["broken.sgf"]
     assert set(report_rows(out / ann.REPORT_NAME)) == {"broken.sgf"}

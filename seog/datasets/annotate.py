@@ -560,15 +560,23 @@ def _keep(out: Path, row: Row, data: bytes | None, append: Callable[[Row], None]
 def _signals_held():
     """Ctrl-C, SIGTERM and SIGHUP wait while a game's copy, its report row and the run's tally are
     written, and stop the run once they are: a stop lands between two games, never between a copy
-    and its row (where the report rewritten at the end would lose the row)."""
-    if not hasattr(signal, "pthread_sigmask"):  # no signal masks on this system
+    and its row (where the report rewritten at the end would lose the row). Their handlers only
+    note the signal meanwhile (a signal mask would not do: Python runs a handler in the main thread
+    whichever thread the signal reaches, a pool's or tqdm's)."""
+    if threading.current_thread() is not threading.main_thread():  # no handler runs here
         yield
         return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, *STOP_SIGNALS})
+    caught: list[int] = []
+    held = {s: h for s in (signal.SIGINT, *STOP_SIGNALS) if callable(h := signal.getsignal(s))}
+    for s in held:
+        signal.signal(s, lambda signum, frame: caught.append(signum))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        for s, handler in held.items():
+            signal.signal(s, handler)
+    if caught:
+        held[caught[0]](caught[0], None)
 
 
 @contextmanager
