@@ -8,10 +8,10 @@ import io
 import multiprocessing
 import os
 import signal
-import threading
 import subprocess
 import sys
 import tarfile
+import threading
 import time
 import zipfile
 from pathlib import Path
