@@ -9,7 +9,8 @@ verdicts on the training side's counted games ("stacked"): K more cascades, each
 of those games (by a hash of the id), read the games they did not learn from, so that the reader
 learns how far to trust a cascade on a game it has not seen; every other position is read with
 the cascade of the whole training side, as in the product. ``--cascade`` takes that cascade
-from an earlier run.
+from an earlier run; ``--features B`` teaches the cascades on the study's whole feature vector
+in place of set A.
 
     python -m seog.datasets.cache ../shared/data/kgs-6d-more.tar.xz \\
         --ownership ../shared/data/kgs-6d-more-katago.npz --back 4 10 20 \\
@@ -39,7 +40,9 @@ from seog.classifiers import model_file, planes_cache
 from seog.classifiers import train as cascade_trainer
 from seog.datasets import cache as feature_cache
 from seog.datasets.split import game_id, split_of
-from seog.features.vector import SET_A
+from seog.features.vector import SET_A, SET_B
+
+FEATURES = {"A": SET_A, "B": SET_B}
 
 
 def stops_nets(gid: str) -> bool:
@@ -67,11 +70,12 @@ def training_rows(cache, first: int, labelled: set[str], leave_out=lambda gid: F
     return open_rows[~held], open_rows[held]
 
 
-def learn_cascade(cache, rows, out: str) -> str:
-    """The shipped cascade's recipe (3 nets, set A, SARPROP T = 0.015) on ``rows``, saved to ``out``."""
+def learn_cascade(cache, rows, out: str, features: str = "A") -> str:
+    """The shipped cascade's recipe (3 nets, SARPROP T = 0.015) on ``rows`` over the features of
+    set ``features`` (the shipped set, A, by default), saved to ``out``."""
     start = time.perf_counter()
     config = cascade_trainer.TrainConfig(method="sarp15", hidden=32)
-    result = cascade_trainer.train_cascade(cache, list(SET_A), config, nets=3, seed=1, rows=rows)
+    result = cascade_trainer.train_cascade(cache, list(FEATURES[features]), config, nets=3, seed=1, rows=rows)
     model_file.save(out, result.model)
     print(f"{out}: {len(rows[0])} open rows to learn from, {len(rows[1])} to stop the nets; nets' train / test "
           f"RMS {[(round(r.train_rms, 5), round(r.test_rms, 5)) for r in result.nets]}, "
@@ -80,9 +84,10 @@ def learn_cascade(cache, rows, out: str) -> str:
 
 
 def fold_job(job) -> str:
-    joined, first, labelled, k, folds, out = job
+    joined, first, labelled, k, folds, out, features = job
     cache = cascade_trainer.load_cache(joined)
-    return learn_cascade(cache, training_rows(cache, first, labelled, lambda g: fold_of(g, folds) == k), out)
+    return learn_cascade(cache, training_rows(cache, first, labelled, lambda g: fold_of(g, folds) == k), out,
+                         features)
 
 
 def main() -> None:
@@ -95,6 +100,7 @@ def main() -> None:
     p.add_argument("--cascade", help="the whole training side's cascade of an earlier run (else learnt here)")
     p.add_argument("--folds", type=int, default=0, help="out-of-fold verdicts from this many cascades (stacked)")
     p.add_argument("--seed", type=int, default=1, help="the reader's seed")
+    p.add_argument("--features", choices=sorted(FEATURES), default="A", help="the cascade's feature set")
     args = p.parse_args()
     joined = f"{args.out}-cache.npz"
     feature_cache.merge(args.caches, joined)
@@ -103,9 +109,11 @@ def main() -> None:
     cascade_path = args.cascade
     if cascade_path is None:
         cache = cascade_trainer.load_cache(joined)
-        cascade_path = learn_cascade(cache, training_rows(cache, first, labelled), f"{args.out}-cascade.npz")
+        cascade_path = learn_cascade(cache, training_rows(cache, first, labelled), f"{args.out}-cascade.npz",
+                                     args.features)
         del cache
-    jobs = [(joined, first, labelled, k, args.folds, f"{args.out}-fold{k}.npz") for k in range(args.folds)]
+    jobs = [(joined, first, labelled, k, args.folds, f"{args.out}-fold{k}.npz", args.features)
+            for k in range(args.folds)]
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         fold_paths = pool.map(fold_job, jobs, chunksize=1)
     cascade = model_file.load(cascade_path)
