@@ -110,6 +110,33 @@ def test_labelled_positions_skip_an_empty_board_and_read_the_teachers_verdict(tm
     assert truth.tolist() == [False]
 
 
+def test_finished_statuses_give_the_models_verdicts_on_the_finished_positions_of_a_side(tmp_path):
+    """A lone black stone the teacher gives to White, in a counted game and in a resigned one:
+    only the counted one comes out, with the model's own verdict, wrong when the model keeps it."""
+    from seog.classifiers.status import decide
+    from seog.datasets import planes as cache
+    from seog.datasets.heldout import any_wrong, finished_statuses
+    from seog.features.board import Board
+    from seog.features.topology import analyze
+    rows = ["." * 19] * 19
+    rows = [r[:3] + "X" + r[4:] if i == 3 else r for i, r in enumerate(rows)]
+    teacher = tmp_path / "t.jsonl.gz"
+    with gzip.open(teacher, "wt") as fh:
+        for k, result in enumerate(("W+0.5", "W+Resign")):
+            fh.write(json.dumps({"name": f"kgs__2001-01-01-{k}", "size": 19, "final_board": rows,
+                                 "ownership": [-80] * 361, "result": result, "katago_dead": []}) + "\n")
+    out = tmp_path / "planes.npz"
+    cache.build(teacher, model_file.DEFAULT_MODEL, out)
+    data = dict(np.load(out))
+    model = model_file.load_default()
+    [(row, topology, truth, statuses)] = list(finished_statuses(model, data, "all"))
+    [expected] = decide(analyze(Board.from_rows(rows).grid), model)
+    assert row == 0 and truth.tolist() == [False]
+    assert statuses[0].alive == expected.alive
+    assert any_wrong(topology, statuses, truth) == expected.alive
+    assert data["split"].tolist() == ["train", "train"] and list(finished_statuses(model, data, "hash")) == []
+
+
 def test_the_rules_kept_are_the_fewest_that_leave_the_fewest_positions_wrong():
     from seog.datasets.heldout import Subset, best_subsets, rule_subsets
     names = ["reading", "big-eye", "eyespace"]

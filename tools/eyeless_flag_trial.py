@@ -16,15 +16,19 @@ next to a group is taken to live on its own): the finished positions wrong befor
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
 
 from seog.classifiers import eyespace, model_file, planes_cache
 from seog.classifiers.settings import DEFAULT
 from seog.classifiers.status import apply_rules, model_rules, read
 from seog.classifiers.vocabulary import Source
-from seog.datasets.heldout import labelled_positions
+from seog.datasets.heldout import (
+    any_wrong,
+    finished_statuses,
+    labelled_positions,
+    side_mask,
+    side_parser,
+)
 
 
 def eyeless_groups(topology, statuses, stones: int) -> list[list[int]]:
@@ -62,7 +66,7 @@ def unguarded(model, data, rows, side: str) -> None:
         for big_eye in (guard, lambda *args: True):
             eyespace._big_eye = big_eye
             statuses = apply_rules(topology, reading, True, model_rules(model), True)
-            wrong.append(bool((np.array([statuses[b.id].alive for b in topology.blocks]) != truth).any()))
+            wrong.append(any_wrong(topology, statuses, truth))
         eyespace._big_eye = guard
         before += wrong[0]
         after += wrong[1]
@@ -74,24 +78,19 @@ def unguarded(model, data, rows, side: str) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--model", required=True)
-    p.add_argument("--planes", nargs="+", required=True)
-    p.add_argument("--side", default="hash", help="a side of the split, or 'all' for every position")
+    p = side_parser(__doc__.splitlines()[0])
     p.add_argument("--stones", type=int, default=6, help="smaller groups are not flagged")
     p.add_argument("--unguarded", action="store_true", help="measure the eye-space rule without its guard")
     args = p.parse_args()
     model = model_file.load(args.model)
     data = planes_cache.load(args.planes)
-    chosen = data["finished"] if args.side == "all" else (data["split"] == args.side) & data["finished"]
     if args.unguarded:
-        unguarded(model, data, np.flatnonzero(chosen), args.side)
+        unguarded(model, data, np.flatnonzero(side_mask(data, args.side) & data["finished"]), args.side)
         return
     positions = wrong = flagged = wrong_flagged = new_flagged = new_wrong_flagged = 0
     caught = []
-    for row, topology, truth in labelled_positions(data, np.flatnonzero(chosen)):
-        statuses = apply_rules(topology, read(topology, model, True), True, model_rules(model), True)
-        is_wrong = bool((np.array([statuses[b.id].alive for b in topology.blocks]) != truth).any())
+    for row, topology, truth, statuses in finished_statuses(model, data, args.side):
+        is_wrong = any_wrong(topology, statuses, truth)
         is_flagged = any(st.uncertain for st in statuses.values())
         now_flagged = is_flagged or bool(eyeless_groups(topology, statuses, args.stones))
         positions += 1

@@ -16,15 +16,13 @@ put right and wrong, and the search's time per position.
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 
 from seog.classifiers import model_file, planes_cache
-from seog.classifiers.status import apply_rules, model_rules, read
 from seog.classifiers.vocabulary import Source
-from seog.datasets.heldout import labelled_positions
+from seog.datasets.heldout import finished_statuses, side_parser
 from seog.features.coords import adjacent
 from seog.features.reading import EMPTY, Budget, Reader
 
@@ -120,22 +118,17 @@ class RoomSearch(Reader):
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--model", required=True)
-    p.add_argument("--planes", nargs="+", required=True)
-    p.add_argument("--side", default="hash", help="a side of the split, or 'all' for every position")
+    p = side_parser(__doc__.splitlines()[0])
     p.add_argument("--room", type=int, default=20, help="rooms with more points are not searched")
     p.add_argument("--nodes", type=int, default=3000, help="positions searched per group")
     p.add_argument("--depth", type=int, default=40)
     args = p.parse_args()
     model = model_file.load(args.model)
     data = planes_cache.load(args.planes)
-    chosen = data["finished"] if args.side == "all" else (data["split"] == args.side) & data["finished"]
     searched = out_of_budget = 0
     proofs = {True: 0, False: 0}  # KataGo's verdict on the blocks proven dead
     put_right, put_wrong, seconds = [], [], []
-    for row, topology, truth in labelled_positions(data, np.flatnonzero(chosen)):
-        statuses = apply_rules(topology, read(topology, model, True), True, model_rules(model), True)
+    for row, topology, truth, statuses in finished_statuses(model, data, args.side):
         start, done, killed = time.perf_counter(), set(), set()
         for block in sorted(topology.blocks, key=lambda b: -b.size):
             st = statuses[block.id]

@@ -12,14 +12,9 @@ against KataGo's read before and after, and those it puts right and wrong.
 
 from __future__ import annotations
 
-import argparse
-
-import numpy as np
-
 from seog.classifiers import model_file, planes_cache
-from seog.classifiers.status import apply_rules, model_rules, read
 from seog.classifiers.vocabulary import Source, turn
-from seog.datasets.heldout import labelled_positions
+from seog.datasets.heldout import any_wrong, finished_statuses, side_parser
 
 
 def sheltered_alive(topology, statuses):
@@ -39,30 +34,16 @@ def sheltered_alive(topology, statuses):
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--model", required=True)
-    p.add_argument("--planes", nargs="+", required=True)
-    p.add_argument("--side", default="hash", help="a side of the split, or 'all' for every position")
+    p = side_parser(__doc__.splitlines()[0])
     args = p.parse_args()
-    model = model_file.load(args.model)
     data = planes_cache.load(args.planes)
-    chosen = data["finished"] if args.side == "all" else (data["split"] == args.side) & data["finished"]
-    positions = before_wrong = after_wrong = 0
-    put_right, put_wrong = [], []
-    for row, topology, truth in labelled_positions(data, np.flatnonzero(chosen)):
-        statuses = apply_rules(topology, read(topology, model, True), True, model_rules(model), True)
-        after = sheltered_alive(topology, statuses)
-        was = bool((np.array([statuses[b.id].alive for b in topology.blocks]) != truth).any())
-        now = bool((np.array([after[b.id].alive for b in topology.blocks]) != truth).any())
-        positions += 1
-        before_wrong += was
-        after_wrong += now
-        if was and not now:
-            put_right.append(str(data["names"][row]))
-        if now and not was:
-            put_wrong.append(str(data["names"][row]))
-    print(f"{args.side}: {positions} finished positions, wrong {before_wrong} -> {after_wrong}; "
-          f"put right {put_right}; put wrong {put_wrong}")
+    outcomes = [(str(data["names"][row]), any_wrong(topology, statuses, truth),
+                 any_wrong(topology, sheltered_alive(topology, statuses), truth))
+                for row, topology, truth, statuses in finished_statuses(model_file.load(args.model), data, args.side)]
+    put_right = [name for name, was, now in outcomes if was and not now]
+    put_wrong = [name for name, was, now in outcomes if now and not was]
+    print(f"{args.side}: {len(outcomes)} finished positions, wrong {sum(was for _, was, _ in outcomes)} -> "
+          f"{sum(now for *_, now in outcomes)}; put right {put_right}; put wrong {put_wrong}")
 
 
 if __name__ == "__main__":

@@ -15,15 +15,10 @@ the held-out sides (docs/model.md, "Which rules run, and why").
 
 from __future__ import annotations
 
-import argparse
-
-import numpy as np
-
 from seog.classifiers import model_file, planes_cache
 from seog.classifiers.eyespace import _dead_groups, _false_eye_region
-from seog.classifiers.status import apply_rules, model_rules, read
 from seog.classifiers.vocabulary import Source, turn
-from seog.datasets.heldout import add_side_arguments, labelled_positions, side_mask
+from seog.datasets.heldout import any_wrong, finished_statuses, side_parser
 
 VARIANTS = [(2, True), (3, True), (8, True), (3, False), (8, False)]  # (MAX points, eyes without stones only)
 
@@ -43,24 +38,20 @@ def two_eyed_alive(topology, statuses: dict, max_eye: int, empty_only: bool) -> 
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_side_arguments(p)
+    p = side_parser(__doc__.splitlines()[0])
     args = p.parse_args()
     model = model_file.load(args.model)
     data = planes_cache.load(args.planes)
-    side = side_mask(data, args.side)
-    rows = np.flatnonzero(side & data["finished"])
-    fixed, broken, wrong = dict.fromkeys(VARIANTS, 0), dict.fromkeys(VARIANTS, 0), 0
-    for _, topology, truth in labelled_positions(data, rows):
-        shipped = apply_rules(topology, read(topology, model, True), True, model_rules(model), True)
-        was_wrong = bool((np.array([shipped[b.id].alive for b in topology.blocks]) != truth).any())
+    fixed, broken, wrong, positions = dict.fromkeys(VARIANTS, 0), dict.fromkeys(VARIANTS, 0), 0, 0
+    for _, topology, truth, shipped in finished_statuses(model, data, args.side):
+        was_wrong = any_wrong(topology, shipped, truth)
         wrong += was_wrong
+        positions += 1
         for variant in VARIANTS:
-            after = two_eyed_alive(topology, shipped, *variant)
-            is_wrong = bool((np.array([after[b.id].alive for b in topology.blocks]) != truth).any())
+            is_wrong = any_wrong(topology, two_eyed_alive(topology, shipped, *variant), truth)
             fixed[variant] += was_wrong and not is_wrong
             broken[variant] += is_wrong and not was_wrong
-    print(f"{args.side}: {len(rows)} finished positions, {wrong} wrong as shipped")
+    print(f"{args.side}: {positions} finished positions, {wrong} wrong as shipped")
     for variant in VARIANTS:
         print(f"  eyes of {variant[0]} points at most{', empty' if variant[1] else ''}: "
               f"{fixed[variant]} put right, {broken[variant]} put wrong")

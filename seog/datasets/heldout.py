@@ -47,6 +47,22 @@ def labelled_positions(data: dict, rows):
             yield row, topology, teacher_alive(topology, data["ownership"][row, :n, :n].astype(np.float32))
 
 
+def finished_statuses(model, data: dict, side: str):
+    """``(row, topology, the teacher's verdict per block, statuses)`` of every finished position of
+    ``side`` (``side_mask``), the statuses the model's own path gives (static pass, nets, the rules
+    it keeps): what a trial of a change after the rules starts from."""
+    from seog.classifiers.status import apply_rules, model_rules, read
+
+    rows = np.flatnonzero(side_mask(data, side) & data["finished"])
+    for row, topology, truth in labelled_positions(data, rows):
+        yield row, topology, truth, apply_rules(topology, read(topology, model, True), True, model_rules(model), True)
+
+
+def any_wrong(topology, statuses: dict, truth: np.ndarray) -> bool:
+    """Does a block of the position have a verdict other than the teacher's?"""
+    return bool((np.array([statuses[b.id].alive for b in topology.blocks]) != truth).any())
+
+
 @dataclass
 class Tally:
     """Counts over a set of positions for one way of deciding."""
@@ -244,6 +260,13 @@ def add_side_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--side", choices=["hash", "year", "all"], default="hash",
                    help="which held-out side (default: hash); 'all' takes every position of the caches, "
                         "for a cache of games no model trained on (the small-board side)")
+
+
+def side_parser(description: str) -> argparse.ArgumentParser:
+    """A parser with the options of ``add_side_arguments``, for a trial's command line."""
+    p = argparse.ArgumentParser(description=description)
+    add_side_arguments(p)
+    return p
 
 
 def side_mask(data: dict, side: str) -> np.ndarray:
