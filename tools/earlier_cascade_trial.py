@@ -101,6 +101,7 @@ def main() -> None:
     p.add_argument("--folds", type=int, default=0, help="out-of-fold verdicts from this many cascades (stacked)")
     p.add_argument("--seed", type=int, default=1, help="the reader's seed")
     p.add_argument("--features", choices=sorted(FEATURES), default="A", help="the cascade's feature set")
+    p.add_argument("--channels", type=int, default=32, help="the reader's width")
     args = p.parse_args()
     joined = f"{args.out}-cache.npz"
     feature_cache.merge(args.caches, joined)
@@ -135,7 +136,7 @@ def main() -> None:
 
     planes = status_planes(data, cascade_of)
     save_reader(planes, data["segments"], data["ownership"], data["split"], data["finished"], cascade_path,
-                f"{args.out}-final.npz", args.epochs, args.seed,
+                f"{args.out}-final.npz", args.epochs, args.seed, args.channels,
                 status_plane=f"stacked, {args.folds} folds" if args.folds else "final",
                 cascade_positions="last and 4, 10, 20 moves before it")
 

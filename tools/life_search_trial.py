@@ -12,6 +12,7 @@ put right and wrong, and the search's time per position.
 
     python tools/life_search_trial.py --model runs/cand-ecas.npz --planes cache/planes-more.npz \\
         cache/planes-train.npz cache/planes-selfplay.npz --side hash            # 3 min
+    python tools/life_search_trial.py ... --nodes 20000 --games 2002__2002-02-03-9 ...  # some positions
 """
 
 from __future__ import annotations
@@ -122,6 +123,7 @@ def main() -> None:
     p.add_argument("--room", type=int, default=20, help="rooms with more points are not searched")
     p.add_argument("--nodes", type=int, default=3000, help="positions searched per group")
     p.add_argument("--depth", type=int, default=40)
+    p.add_argument("--games", nargs="+", help="only these positions (names as the planes cache holds them)")
     args = p.parse_args()
     model = model_file.load(args.model)
     data = planes_cache.load(args.planes)
@@ -129,6 +131,8 @@ def main() -> None:
     proofs = {True: 0, False: 0}  # KataGo's verdict on the blocks proven dead
     put_right, put_wrong, seconds = [], [], []
     for row, topology, truth, statuses in finished_statuses(model, data, args.side):
+        if args.games and str(data["names"][row]) not in args.games:
+            continue
         start, done, killed = time.perf_counter(), set(), set()
         for block in sorted(topology.blocks, key=lambda b: -b.size):
             st = statuses[block.id]

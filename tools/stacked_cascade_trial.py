@@ -91,11 +91,11 @@ def status_planes(data: dict, cascade_of) -> np.ndarray:
 
 
 def save_reader(planes, segments, ownership, split, finished, cascade_path: str, out: str, epochs: int = 10,
-                seed: int = 1, **meta) -> dict:
-    """The shipped reader's recipe (32 x 6, global pooling, the finished plane, small boards x 4)
-    learnt on these arrays, saved with the cascade of ``cascade_path`` as the model ``out`` (its
-    training record beside it, ``.json``); returns the record."""
-    refiner, record = trainer.train(planes, segments, ownership, split, finished, channels=32, layers=6,
+                seed: int = 1, channels: int = 32, **meta) -> dict:
+    """The shipped reader's recipe (32 x 6, global pooling, the finished plane, small boards x 4;
+    ``channels`` wide) learnt on these arrays, saved with the cascade of ``cascade_path`` as the
+    model ``out`` (its training record beside it, ``.json``); returns the record."""
+    refiner, record = trainer.train(planes, segments, ownership, split, finished, channels=channels, layers=6,
                                     global_pool=True, epochs=epochs, seed=seed, small_weight=4, finished_plane=True)
     model = model_file.load(cascade_path)
     model.refiner, model.refiner_margin = refiner, 0.25
