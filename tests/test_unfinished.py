@@ -42,6 +42,22 @@ def test_the_same_board_without_its_record_is_unfinished_by_its_open_borders():
     assert any(note.startswith("the borders are still open") for note in score.notes)
 
 
+def test_handicap_stones_set_up_are_not_a_finished_game():
+    """Nine handicap stones and no move: every empty point is bordered by Black alone, so no
+    borders look open, but nothing is walled in yet. Without a counted result or two passes at
+    the end, a board of one colour is not a finished position; the same board after two passes,
+    or with a counted RE, is."""
+    from seog.scoring.request import ONE_COLOUR
+    setup = "(;GM[1]FF[4]SZ[19]KM[0.5]HA[9]AB[dd][jd][pd][dj][jj][pj][dp][jp][pp]"
+    score = score_game(sgf.loads(setup + ")"))
+    assert not score.finished and score.unfinished == ONE_COLOUR
+    assert any(note.startswith(f"not a finished position ({ONE_COLOUR})") for note in score.notes)
+    for ended in (setup + ";W[];B[])", setup.replace("HA[9]", "HA[9]RE[B+351.5]") + ")"):
+        assert score_game(sgf.loads(ended)).finished
+    both = score_game(sgf.loads(setup + ";W[qq])"))
+    assert both.unfinished != ONE_COLOUR
+
+
 def test_looking_at_the_borders_again_does_not_read_the_board_again(monkeypatch):
     """The borders check decides the board as finished a second time without the eye-shape rules:
     on the nets' first reading, not a new one; only deciding it as unfinished reads it again."""

@@ -232,7 +232,9 @@ class ScoreResponse(BaseModel):
     finished: bool = Field(True, description="a finished position; when false the count is an estimate of the "
                                              "board as it stands, decided without the eye-shape rules")
     unfinished: str | None = Field(None, description="why the position is not finished: the record's RE "
-                                                     "(e.g. 'RE[B+R]'), or 'open borders'; null when it is",
+                                                     "(e.g. 'RE[B+R]'), 'open borders', or a record with one "
+                                                     "colour's stones only that no count or two passes end; "
+                                                     "null when it is",
                                    examples=["RE[W+Resign]"])
     notes: list[str] = Field([], description="how the input was read where it was not plain (Fox komi, CA[UTF-8] "
                                              "on text that is not UTF-8, unknown RU, a game decided otherwise "

@@ -16,7 +16,7 @@ import numpy as np
 
 from seog.features.board import Board
 from seog.features.coords import BLACK, WHITE
-from seog.scoring.result import decided_otherwise
+from seog.scoring.result import decided_otherwise, parse_result
 from seog.scoring.rules import Rules, check_suicides, get_rules, rules_from_sgf, sgf_rules_note
 
 if TYPE_CHECKING:  # the SGF reader loads with the record, not with a board
@@ -99,10 +99,25 @@ def game_notes(game: Game, *, rules_given: bool = False, komi_given: bool = Fals
     return [n for n in (game.text_note, komi_note, ru_note) if n]
 
 
+ONE_COLOUR = "one colour's stones only, no count or two passes to end it"
+
+
 def unfinished_by_record(game: Game) -> str:
     """Why the record says its last position is not a finished one ('' when it may be): a game
-    decided without a count (resignation, time, forfeit, void)."""
-    return f"RE[{game.result}]" if decided_otherwise(game.result) else ""
+    decided without a count (resignation, time, forfeit, void), or a board with stones of one
+    colour only in a record that neither counts a result nor ends with two passes (handicap
+    stones set up, a game stopped after its first move): nothing is walled in yet."""
+    if decided_otherwise(game.result):
+        return f"RE[{game.result}]"
+    colours = set(np.unique(game.board.grid).tolist()) - {0}  # an empty board's borders are open anyway
+    if len(colours) == 1 and not parse_result(game.result).counted and not ended_by_passes(game.moves):
+        return ONE_COLOUR
+    return ""
+
+
+def ended_by_passes(moves: list) -> bool:
+    """Did the main line end with two passes in a row?"""
+    return len(moves) >= 2 and moves[-1][1] is None and moves[-2][1] is None
 
 
 def as_mask(dead: np.ndarray | Iterable[int], size: int) -> np.ndarray:
