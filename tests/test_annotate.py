@@ -469,7 +469,9 @@ def test_sighup_stops_the_run_as_ctrl_c_does(games, tmp_path, monkeypatch):
 def test_sigterm_just_after_a_copy_and_its_row_keeps_the_row_in_the_report(games, tmp_path, monkeypatch):
     """A scheduler's kill that lands right after a game's row (and copy, when it has one) is
     written, before the run counts the game, and reaches another thread of the process (a process
-    pool's, tqdm's): the run stops after that game, row and count kept."""
+    pool's, tqdm's): the run stops with that game's row and count kept. (Python runs the handler
+    in the main thread when it next looks, which a signal to another thread can put off by a game
+    or two: the stop may come after a later game, every row it counted in the report.)"""
     real_keep = ann._keep
     done = threading.Event()
     other = threading.Thread(target=done.wait)
@@ -489,8 +491,9 @@ def test_sigterm_just_after_a_copy_and_its_row_keeps_the_row_in_the_report(games
         done.set()
         other.join()
     assert stop.value.signum == signal.SIGTERM
-    assert [r.name for r in stop.value.summary.rows] == ["broken.sgf"]
-    assert set(report_rows(out / ann.REPORT_NAME)) == {"broken.sgf"}
+    counted = [r.name for r in stop.value.summary.rows]
+    assert counted[0] == "broken.sgf"
+    assert set(report_rows(out / ann.REPORT_NAME)) == set(counted)
 
 
 def test_kill_9_leaves_whole_files_a_copy_for_every_row_and_no_worker_behind(tmp_path):
