@@ -7,7 +7,9 @@ import hashlib
 import io
 import multiprocessing
 import os
+import select
 import signal
+import socket
 import subprocess
 import sys
 import tarfile
@@ -469,31 +471,38 @@ def test_sighup_stops_the_run_as_ctrl_c_does(games, tmp_path, monkeypatch):
 def test_sigterm_just_after_a_copy_and_its_row_keeps_the_row_in_the_report(games, tmp_path, monkeypatch):
     """A scheduler's kill that lands right after a game's row (and copy, when it has one) is
     written, before the run counts the game, and reaches another thread of the process (a process
-    pool's, tqdm's): the run stops with that game's row and count kept. (Python runs the handler
-    in the main thread when it next looks, which a signal to another thread can put off by a game
-    or two: the stop may come after a later game, every row it counted in the report.)"""
+    pool's, tqdm's): the run stops after that game, row and count kept. The test waits until the
+    signal has reached the process (its wakeup byte), then has Python run its handler there and
+    then, so that where the handler runs does not depend on when the other thread got it."""
     real_keep = ann._keep
     done = threading.Event()
     other = threading.Thread(target=done.wait)
+    arrived, wakeup = socket.socketpair()
+    wakeup.setblocking(False)
 
     def keep_then_killed(out, row, data, append):
         kept = real_keep(out, row, data, append)
         signal.pthread_kill(other.ident, signal.SIGTERM)
+        assert select.select([arrived], [], [], 10)[0], "the signal never reached the process"
+        signal.signal(signal.SIGUSR1, signal.getsignal(signal.SIGUSR1))  # runs the handlers pending now
         return kept
 
     monkeypatch.setattr(ann, "_keep", keep_then_killed)
     out = tmp_path / "out"
     other.start()
+    before = signal.set_wakeup_fd(wakeup.fileno(), warn_on_full_buffer=False)
     try:
         with pytest.raises(ann.Interrupted) as stop:
             ann.annotate(games, out, workers=1, progress=False)
     finally:
+        signal.set_wakeup_fd(before)
         done.set()
         other.join()
+        arrived.close()
+        wakeup.close()
     assert stop.value.signum == signal.SIGTERM
-    counted = [r.name for r in stop.value.summary.rows]
-    assert counted[0] == "broken.sgf"
-    assert set(report_rows(out / ann.REPORT_NAME)) == set(counted)
+    assert [r.name for r in stop.value.summary.rows] == ["broken.sgf"]
+    assert set(report_rows(out / ann.REPORT_NAME)) == {"broken.sgf"}
 
 
 def test_kill_9_leaves_whole_files_a_copy_for_every_row_and_no_worker_behind(tmp_path):
