@@ -99,12 +99,11 @@ def block_mask(topology: Topology, y: np.ndarray) -> np.ndarray:
 
 def teacher_alive(topology: Topology, owner: np.ndarray) -> np.ndarray:
     """Per block: does the teacher's mean ownership over its stones have the block's own sign?
-    (KataGo's labels call a block dead by this rule, with no threshold.)"""
-    block_of = topology.block_of.ravel()
-    stone = block_of > 0
-    colors = topology.grid.ravel()[stone]
-    sums = np.bincount(block_of[stone] - 1, owner.ravel()[stone] * colors, minlength=len(topology.blocks))
-    return sums > 0
+    (KataGo's labels call a block dead by this rule, with no threshold; the reader's verdict is
+    the same rule on its own map, ``refiner.block_p_alive``.)"""
+    from seog.classifiers.refiner import block_p_alive  # the scoring nets, loaded only where labels are read
+
+    return block_p_alive(topology, owner) > 0.5
 
 
 # ---- teacher files -----------------------------------------------------------------------------
