@@ -143,6 +143,35 @@ def test_prisoners_and_handicap_of_a_json_board_are_counted(api):
     assert aga["handicap"] == 3 and aga["breakdown"]["white"]["handicap"] == 2
 
 
+# the last board of KGS game 2003-11-21-4 (kgs-6d-more), which Black won by resignation at move 226
+RESIGNED_AT_226 = [
+    ".O.OXX.X..XXXO.OXX.", ".XXO.OXX.XXOOO.OOX.", ".OXOOOXOX.OO..OOX..", ".OOXXXOOX..XOOOXX..",
+    ".OXX.OO.X.X.XOXX...", ".OXXO.OX....XXOX...", ".OOX..OXO..XO.OX.XX", "XOOX..OXXX.XX.OX.XO",
+    "O.OX..OOXOX...OOXXO", ".OXXO...OOOOOX.OOOO", "OX....O......OOX...", ".X.XX...X.XOOXXXXO.",
+    "...OX..OXOXOXOOXO..", ".XOXX..OXX.XX..XO..", "..XOO.OX....OOXX.O.", "XXXXOO.X.XXXXXOXXX.",
+    "XOOOOXX..XOOXOOOXO.", "OO.O.OX..XO.O.O.OX.", "....O......O....OX.",
+]
+
+
+def test_the_board_of_a_resigned_game_said_unfinished_is_read_as_its_record_is(api):
+    """A board has no RE: the last board of a resigned game, its borders closed, is read as a
+    finished one, and the eye-shape rules then kill groups that were still fighting. Posted with
+    ``finished: false`` it is read as the record with its RE is: the reader alone, the count an
+    estimate, the answer saying why."""
+    from seog.classifiers.vocabulary import EYE_SHAPE_RULES
+    from seog.scoring.request import SAID_UNFINISHED
+
+    said = post(api, board=RESIGNED_AT_226, rules="japanese", komi=0.5, handicap=3, finished=False).json()
+    record = post(api, sgf=sgf_text(RESIGNED_AT_226, komi=0.5, result="B+Resign").replace("KM[", "HA[3]KM[")).json()
+    assert said["finished"] is False and said["unfinished"] == SAID_UNFINISHED
+    assert said["notes"][0].startswith(f"not a finished position ({SAID_UNFINISHED})")
+    assert not {b["source"] for b in said["blocks"]} & {s.value for s in EYE_SHAPE_RULES}
+    assert record["unfinished"] == "RE[B+Resign]"
+    assert (said["result"], said["dead"]) == (record["result"], record["dead"])
+    alone = post(api, board=RESIGNED_AT_226, rules="japanese", komi=0.5, handicap=3).json()
+    assert alone["finished"] is True  # nothing on the board itself says the game was not counted
+
+
 @pytest.mark.parametrize("rules, handicap, komi, result", [
     ("aga", 3, 0.5, "W+11.5"),  # 45 + 0.5 + 2 compensation against 36; the even-game 7.5 made it W+18.5
     ("japanese", 2, 0.5, "W+7.5"),  # 30 + 0.5 against 23
@@ -437,6 +466,7 @@ def test_a_body_of_the_wrong_content_type_is_415_naming_the_one_the_endpoint_tak
 
 @pytest.mark.parametrize("extra, detail", [
     ({"handicap": 3}, "body: 'handicap' comes from the SGF; send it only with 'board'"),
+    ({"finished": False}, "body: 'finished' comes from the SGF; send it only with 'board'"),
     ({"size": 9, "handicap": 3}, "body: 'size' and 'handicap' come from the SGF; send them only with 'board'"),
     ({"size": 9, "handicap": 3, "prisoners": {}},
      "body: 'size', 'handicap' and 'prisoners' come from the SGF; send them only with 'board'"),
@@ -481,6 +511,7 @@ def test_a_number_without_a_fraction_is_an_integer_as_json_schema_reads_it(api):
     ("svg", "true", 'svg: should be true or false, not "true"'),
     ("annotated_sgf", 1, "annotated_sgf: should be true or false, not 1"),
     ("use_markup", None, "use_markup: should be true or false, not null"),
+    ("finished", "no", 'finished: should be true or false, not "no"'),
 ])
 def test_a_flag_is_true_or_false_and_nothing_else(api, field, value, detail):
     """pydantic alone reads "yes" and 1 as true; the schema says a boolean."""

@@ -18,7 +18,7 @@ from seog.features import coords, sgf
 from seog.features.arrays import label_blocks
 from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
-from seog.scoring.request import NoMarkup, ScoreRequest, from_board, from_game
+from seog.scoring.request import SAID_UNFINISHED, NoMarkup, ScoreRequest, from_board, from_game
 from seog.scoring.rules import RULES, DeadNotCounted, UnknownRules, get_rules
 
 
@@ -44,7 +44,7 @@ def from_request(req) -> ScoreRequest:
     return from_rows(req.board, size=req.size, rules=req.rules, komi=req.komi,
                      handicap=req.handicap or 0,
                      prisoners={BLACK: prisoners.black, WHITE: prisoners.white} if prisoners else None,
-                     dead=dead, alive=alive)
+                     dead=dead, alive=alive, finished=req.finished)
 
 
 def from_sgf(data: bytes | str, *, rules: str | None = None, komi: float | None = None,
@@ -58,9 +58,10 @@ def from_sgf(data: bytes | str, *, rules: str | None = None, komi: float | None 
 
 def from_rows(rows: list[str], *, size: int | None = None, rules: str | None = None,
               komi: float | None = None, handicap: int = 0, prisoners: dict | None = None,
-              dead: Iterable[str] = (), alive: Iterable[str] = ()) -> ScoreRequest:
+              dead: Iterable[str] = (), alive: Iterable[str] = (), finished: bool | None = None) -> ScoreRequest:
     """A JSON board (rows top to bottom) as a scoring request; ``size``, when given, must match the
-    rows. Without ``komi``, the rules' even-game komi, or 0.5 with a handicap (``Rules.komi_for``)."""
+    rows. Without ``komi``, the rules' even-game komi, or 0.5 with a handicap (``Rules.komi_for``).
+    ``finished`` False: the caller says the game did not end with a count (a board has no RE)."""
     check_rules_name(rules)
     if not rows:
         raise RequestError("board has no rows")
@@ -82,7 +83,8 @@ def from_rows(rows: list[str], *, size: int | None = None, rules: str | None = N
                            f"holds with room for a move (at most {board.size * board.size - 1})")
     the_rules = get_rules(rules)
     return from_board(board, rules=the_rules, komi=komi, handicap=handicap, prisoners=prisoners,
-                      overrides=parse_overrides(board, dead, alive))
+                      overrides=parse_overrides(board, dead, alive),
+                      unfinished=SAID_UNFINISHED if finished is False else "")
 
 
 def check_rules_name(name: str | None) -> None:

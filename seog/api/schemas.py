@@ -101,7 +101,7 @@ class Overrides(_Strict):
 
 
 SGF_ONLY = ("use_markup", "annotated_sgf")  # with a board: 400, naming it
-BOARD_ONLY = ("size", "handicap", "prisoners")  # with SGF text: 422, naming them (``_one_position``)
+BOARD_ONLY = ("size", "handicap", "prisoners", "finished")  # with SGF text: 422, naming them (``_one_position``)
 EXAMPLES = [
     {"board": [".X.O.", ".X.O.", ".X.O.", ".X.O.", ".X.O."], "rules": "japanese", "komi": 0.5},
     {"sgf": "(;GM[1]SZ[9]KM[6.5]RU[Japanese];B[ee];W[gc];B[];W[])", "annotated_sgf": True},
@@ -141,6 +141,11 @@ class ScoreRequest(_Strict):
     handicap: Handicap | None = Field(None, description="handicap stones, at most the board's points less one "
                                                         "(board only; an SGF's come from HA)")
     prisoners: Prisoners | None = Field(None, description="board only; an SGF's are counted from its moves")
+    finished: StrictBool | None = Field(
+        None, description="board only (an SGF's RE says it): false for the board of a game that did not end "
+                          "with a count (a resignation, a time loss, a game in progress): the count is then an "
+                          "estimate of the board as it stands and the eye-shape rules do not run. Absent or "
+                          "true: finished unless its borders are still open")
     use_markup: StrictBool = Field(False, description="count with the SGF's TB/TW dead stones instead of deciding "
                                                       "(SGF only)")
     overrides: Overrides | None = None
@@ -232,9 +237,9 @@ class ScoreResponse(BaseModel):
     finished: bool = Field(True, description="a finished position; when false the count is an estimate of the "
                                              "board as it stands, decided without the eye-shape rules")
     unfinished: str | None = Field(None, description="why the position is not finished: the record's RE "
-                                                     "(e.g. 'RE[B+R]'), 'open borders', or a record with one "
-                                                     "colour's stones only that no count or two passes end; "
-                                                     "null when it is",
+                                                     "(e.g. 'RE[B+R]'), 'open borders', a record with one "
+                                                     "colour's stones only that no count or two passes end, or "
+                                                     "'finished: false in the request' (a board); null when it is",
                                    examples=["RE[W+Resign]"])
     notes: list[str] = Field([], description="how the input was read where it was not plain (Fox komi, CA[UTF-8] "
                                              "on text that is not UTF-8, unknown RU, a game decided otherwise "

@@ -100,6 +100,7 @@ def game_notes(game: Game, *, rules_given: bool = False, komi_given: bool = Fals
 
 
 ONE_COLOUR = "one colour's stones only, no count or two passes to end it"
+SAID_UNFINISHED = "finished: false in the request"  # a board's caller knows what the board cannot say
 
 
 def unfinished_by_record(game: Game) -> str:
