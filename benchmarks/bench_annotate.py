@@ -1,9 +1,13 @@
 """Games per second of ``seog annotate`` over the KGS training archive, 1 worker against N.
 
     python benchmarks/bench_annotate.py [--games 500] [--workers 1 2] [--archive PATH] [--baseline REV]
+                                        [--into DIR]
 
 Each run annotates the same first GAMES games (name order) of the tarball into a fresh temporary
-folder, so the figures include reading the .tar.xz, scoring, writing the copies and the report.
+folder (made in ``--into``, the system's temporary folder by default), so the figures include
+reading the .tar.xz, scoring, writing the copies and the report. What creating a file costs in
+that folder is printed first: on some machines the temporary folder's costs ten times another's
+on the same disk, which the main process pays once a game.
 The first worker count is the baseline; later ones are printed as a ratio against it. A last
 line splits one process's time per game into parse+replay, scoring and writing the SGF.
 ``--baseline REV`` also runs each worker count on revision REV (a temporary git worktree, in a
@@ -18,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,13 +35,25 @@ from seog.datasets import archive
 ARCHIVE = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "kgs-6d-train.tar.xz"
 
 
-def run_once(source: Path, games: int, workers: int, options: ann.Options) -> tuple[ann.Summary, float]:
+def run_once(source: Path, games: int, workers: int, options: ann.Options,
+             into: Path | None = None) -> tuple[ann.Summary, float]:
     """The run's summary and the CPU it took, in seconds: this process and its workers (reaped
     when the pool shuts down), the tarball's listing included."""
     before = cpu_seconds()
-    with tempfile.TemporaryDirectory(prefix="seog-bench-") as out:
+    with tempfile.TemporaryDirectory(prefix="seog-bench-", dir=into) as out:
         summary = ann.annotate(source, out, workers=workers, limit=games, options=options, progress=False)
     return summary, cpu_seconds() - before
+
+
+def file_cost(into: Path | None, files: int = 300) -> float:
+    """Milliseconds of CPU to write a small file as the run writes a copy (a temporary name,
+    then a rename) in a fresh folder in ``into``."""
+    data = b"(;GM[1]SZ[19])" * 400
+    with tempfile.TemporaryDirectory(prefix="seog-bench-", dir=into) as out:
+        before = cpu_seconds()
+        for i in range(files):
+            ann.write_atomic(Path(out) / f"{i}.sgf", data)
+        return 1000 * (cpu_seconds() - before) / files
 
 
 def cpu_seconds() -> float:
@@ -49,16 +66,17 @@ BASELINE_RUN = """
 import sys, tempfile
 from pathlib import Path
 from seog.datasets import annotate as ann
-with tempfile.TemporaryDirectory(prefix="seog-bench-") as out:
+with tempfile.TemporaryDirectory(prefix="seog-bench-", dir=sys.argv[5] or None) as out:
     s = ann.annotate(Path(sys.argv[1]), out, workers=int(sys.argv[3]), limit=int(sys.argv[2]),
                      options=ann.Options(model=None if sys.argv[4] == "none" else "default"), progress=False)
 print(s.count(ann.ANNOTATED) / s.seconds)
 """
 
 
-def baseline_rate(tree: Path, source: Path, games: int, workers: int, model: str) -> float:
+def baseline_rate(tree: Path, source: Path, games: int, workers: int, model: str, into: Path | None) -> float:
     """Games per second of revision checked out at ``tree`` (its own process, its own imports)."""
-    out = subprocess.run([sys.executable, "-c", BASELINE_RUN, str(source), str(games), str(workers), model],
+    out = subprocess.run([sys.executable, "-c", BASELINE_RUN, str(source), str(games), str(workers), model,
+                          str(into or "")],
                          env=dict(os.environ, PYTHONPATH=str(tree)), capture_output=True, text=True, check=True,
                          cwd=tree)
     return float(out.stdout.split()[-1])
@@ -100,6 +118,8 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     p.add_argument("--no-model", action="store_true", help="heuristic instead of the shipped model")
     p.add_argument("--baseline", help="a git revision to run beside this tree, round by round")
+    p.add_argument("--into", type=Path, help="the folder the runs' output folders are made in "
+                   "(default: the system's temporary folder)")
     args = p.parse_args(argv)
     if not args.archive.exists():
         print(f"{args.archive}: not here (the shared data is needed)", file=sys.stderr)
@@ -110,16 +130,16 @@ def main(argv=None) -> int:
     model = "heuristic" if args.no_model or default_model() is None else "shipped model"
     print(f"annotate {args.games} games of {args.archive.name} ({model}); {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.1f}")
+    print(f"  output in {args.into or tempfile.gettempdir()}: {file_cost(args.into):.3f} ms of CPU to write a file")
     tree = None
     if args.baseline:
-        import tempfile
         tree = Path(tempfile.mkdtemp(prefix="seog-baseline-")) / "tree"
         subprocess.run(["git", "-C", str(Path(__file__).resolve().parents[1]), "worktree", "add", "--detach", "-q",
                         str(tree), args.baseline], check=True)
     try:
         base = None
         for workers in args.workers:
-            summary, cpu = run_once(args.archive, args.games, workers, options)
+            summary, cpu = run_once(args.archive, args.games, workers, options, args.into)
             done = summary.count(ann.ANNOTATED)
             rate = done / summary.seconds
             base = base or rate
@@ -129,13 +149,14 @@ def main(argv=None) -> int:
                   f"CPU {1000 * cpu / max(done, 1):.1f} ms a game")
             if tree is not None:
                 then = baseline_rate(tree, args.archive.resolve(), args.games, workers,
-                                     "none" if args.no_model else "default")
+                                     "none" if args.no_model else "default", args.into)
                 print(f"  {workers} worker{'s' if workers > 1 else ' '} at {args.baseline}: {then:6.1f} games/s "
                       f"(this tree x{rate / then:.2f})")
     finally:
         if tree is not None:
             subprocess.run(["git", "-C", str(Path(__file__).resolve().parents[1]), "worktree", "remove", "--force",
                             str(tree)], check=False)
+            shutil.rmtree(tree.parent, ignore_errors=True)
     split = split_per_game(args.archive, min(args.games, 200), options)
     print("  per game, one process: " + ", ".join(f"{k} {v:.2f} ms" for k, v in split.items()))
     return 0

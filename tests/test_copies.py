@@ -109,6 +109,20 @@ def test_a_copy_annotated_again_with_its_own_marks_keeps_them():
     assert "Dead stones from the file's own marks." in values(twice, "C")[-1]
 
 
+def test_annotating_a_copy_leaves_the_record_as_read_so_a_second_copy_is_the_same():
+    # the copy shares the record's nodes but those it changes: seog's own node, from a first
+    # copy, takes the new marks and comment, and the game read once must not see them
+    data = (shared_dir("kgs-2017-q1") / f"{KGS[1]}.sgf").read_bytes()
+    once = annotated(data)
+    game = sgf.loads(once)
+    tree_before = sgf.serialise(game.parsed.tree)
+    first = annotated_sgf(game, score_game(game), "first")
+    second = annotated_sgf(game, score_game(game), "second")
+    assert sgf.serialise(game.parsed.tree) == tree_before
+    assert first.replace(b"first", b"second") == second
+    assert " first " in values(first, "C")[-1] and len(nodes(first)) == len(nodes(once))
+
+
 def with_names(data: bytes, black: str, white: str, chat: str) -> str:
     """A real record's text with other names and a comment on the first move."""
     text = data.decode("utf-8")

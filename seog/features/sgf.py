@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -58,18 +59,15 @@ class Parsed:
     encoding: str | None
     ca: list | None
 
-    def copy(self, values: Callable[[str, list], list] | None = None) -> sgf_grammar.Coarse_game_tree:
-        """A copy of the tree as parsed, to change freely: new trees, nodes and value lists (the
-        values, bytes, are shared, or what ``values(key, values)`` makes of them); a stack, not
-        recursion, for deeply nested variations."""
+    def copy(self, values: Callable[[str, list], list]) -> sgf_grammar.Coarse_game_tree:
+        """A copy of the tree as parsed, to change freely: new trees, nodes and value lists, each
+        what ``values(key, values)`` makes of a node's; a stack, not recursion, for deeply nested
+        variations."""
         top = sgf_grammar.Coarse_game_tree()
         stack = [(self.tree, top)]
         while stack:
             tree, into = stack.pop()
-            if values is None:
-                into.sequence = [dict(zip(node, map(list, node.values()))) for node in tree.sequence]
-            else:
-                into.sequence = [{key: values(key, vs) for key, vs in node.items()} for node in tree.sequence]
+            into.sequence = [{key: values(key, vs) for key, vs in node.items()} for node in tree.sequence]
             for child in tree.children:
                 copied = sgf_grammar.Coarse_game_tree()
                 into.children.append(copied)
@@ -77,7 +75,28 @@ class Parsed:
         if self.ca is None:
             top.sequence[0].pop("CA", None)
         else:
-            top.sequence[0]["CA"] = list(self.ca) if values is None else values("CA", self.ca)  # in its place: the copy writes the root as read
+            top.sequence[0]["CA"] = values("CA", self.ca)  # in its place: the copy writes the root as read
+        return top
+
+    def branches(self) -> sgf_grammar.Coarse_game_tree:
+        """A copy of the tree's branches that shares its nodes (each a dict of value lists) but
+        the root, whose CA is put back as ``copy`` does: for a caller that replaces the other
+        nodes it changes rather than changing them. Copying every node costs a third as much
+        as writing the record."""
+        top = sgf_grammar.Coarse_game_tree()
+        stack = [(self.tree, top)]
+        while stack:
+            tree, into = stack.pop()
+            into.sequence = list(tree.sequence)
+            for child in tree.children:
+                copied = sgf_grammar.Coarse_game_tree()
+                into.children.append(copied)
+                stack.append((child, copied))
+        root = top.sequence[0] = dict(top.sequence[0])
+        if self.ca is None:
+            root.pop("CA", None)
+        else:
+            root["CA"] = list(self.ca)
         return top
 
 
@@ -714,7 +733,9 @@ def _marked_copy(game: Game, result: str, territory: dict, comment: str) -> byte
         last = sgf.Node(leaf.sequence[-1], presenter)
         if not _is_seog_node(last):  # a node of its own after the main line's last
             leaf.sequence.append({})
-            last = sgf.Node(leaf.sequence[-1], presenter)
+        elif leaf.sequence[-1] is not tree.sequence[0]:  # the copy may share it with the record
+            leaf.sequence[-1] = dict(leaf.sequence[-1])
+        last = sgf.Node(leaf.sequence[-1], presenter)
         _set_marks(last, territory, comment, game.size)
         _check_values(last.get_raw_property_map())
     _check_values(root.get_raw_property_map())
@@ -795,9 +816,10 @@ def _utf8_copy(parsed: Parsed, ascii_text: bool = False):
     """A copy of the parsed tree (``Parsed.copy``) with every value turned from the file's
     encoding (``parsed.encoding``, or the one sgfmill reads from CA) into UTF-8, in one walk;
     bytes that do not decode are replaced, and a value the turn changes is checked. A text all
-    ASCII (``ascii_text``) is copied as it is: ``_transcode`` keeps an ASCII value."""
+    ASCII (``ascii_text``) keeps its nodes (``Parsed.branches``; ``_marked_copy`` replaces those
+    it changes): ``_transcode`` keeps an ASCII value."""
     if ascii_text:
-        return parsed.copy()
+        return parsed.branches()
     encoding = parsed.encoding
     if encoding is None:
         root = sgf_grammar.Coarse_game_tree()
@@ -864,16 +886,23 @@ def _is_seog_node(last) -> bool:
 
 def _set_marks(node, territory: dict, comment: str, size: int) -> None:
     """TB/TW and C on ``node``, replacing any it had."""
+    names = _point_names(size)
     for color, key in ((BLACK, "TB"), (WHITE, "TW")):
-        pts = {_sgfmill_rc(coords.index_to_flat(i, size), size) for i in territory[color]}
-        if pts:
-            node.set(key, pts)
+        if territory[color]:
+            node.set_raw_list(key, sorted({names[i] for i in territory[color]}))  # as sgfmill writes a point list
         elif node.has_property(key):
             node.unset(key)
     if comment:
         node.set("C", comment)
     elif node.has_property("C"):
         node.unset("C")
+
+
+@cache
+def _point_names(size: int) -> tuple[bytes, ...]:
+    """Each grid index's SGF point (column letter, then row letter from the top), as written."""
+    letters = b"abcdefghijklmnopqrstuvwxyz"
+    return tuple(bytes((letters[i % size], letters[i // size])) for i in range(size * size))
 
 
 def _rebuilt(game: Game, result: str, territory: dict, comment: str) -> bytes:
