@@ -123,7 +123,7 @@ class Board:
                     stack.append(q)
         return found, False
 
-    def _points(self) -> memoryview:
+    def view(self) -> memoryview:
         """The stones as a memoryview, which reads and writes them as plain ints, several times
         faster than numpy's scalar indexing in point-by-point loops; made again only when
         ``stones`` is another array."""
@@ -143,7 +143,7 @@ class Board:
         if point is None:
             self.ko = None
             return 0
-        stones = self._points()
+        stones = self.view()
         if stones[point] != EMPTY:
             raise IllegalMove("the point is occupied")
         if point == self.ko:

@@ -235,12 +235,15 @@ def loads(data: bytes | str) -> Game:
     game.variations = any(len(branch.children) > 1 for branch in _branches(tree))
     move_number = 0
     before_moves: dict[int, int] = {}  # point -> colour of the setup before the first move
+    stones = board.view()
+    marked = False  # the territory marks seen so far are standing
     for node_number, properties in enumerate(line):
-        # Most nodes hold one move and nothing else: look at the property names first, and wrap
-        # the node for sgfmill's reading only when it holds more.
+        # Most nodes hold one move and maybe its time left: look at the property names first,
+        # and wrap the node for sgfmill's reading only for what they do not say.
         keys = properties.keys()
-        node = None if keys <= _MOVES else sgf.Node(properties, record.presenter)
+        node = None
         if not keys.isdisjoint(_SETUP):
+            node = sgf.Node(properties, record.presenter)
             for color, point in _setup_stones(node, size, f"node {node_number}"):
                 board.place(color, point)
                 if move_number == 0:
@@ -249,34 +252,41 @@ def loads(data: bytes | str) -> Game:
                         before_moves[point] = color
                 else:
                     game.later_setup.append((move_number, color, point))
-        move = (None, None)
-        if not keys.isdisjoint(_MOVES):
-            if "B" in keys and "W" in keys:
+        color = point = None
+        values = properties.get("B")
+        if values is not None:
+            if "W" in keys:
                 raise SgfError(f"move {move_number + 1}: node {node_number} holds both a B and a W move")
-            move = _fast_move(properties, size)
-            if move is None:
+            color = BLACK
+        elif (values := properties.get("W")) is not None:
+            color = WHITE
+        if color is not None:
+            raw = values[0]
+            # almost every move is two letters on the board; sgfmill reads the rest (a pass, a bad value)
+            if len(raw) == 2 and 0 <= (col := raw[0] - 97) < size and 0 <= (row := raw[1] - 97) < size:
+                point = (row + 1) * (size + 2) + col + 1  # coords.to_flat
+            else:
                 node = node or sgf.Node(properties, record.presenter)
                 try:
-                    move = node.get_move()
+                    rc = node.get_move()[1]
                 except ValueError:
                     raise SgfError(f"move {move_number + 1}: {_bad_move(node, size)}") from None
-                if move[1] is not None:
-                    move = move[0], _flat(move[1], size, f"move {move_number + 1}")
-        if move[0] is not None:
+                if rc is not None:
+                    point = _flat(rc, size, f"move {move_number + 1}")
             move_number += 1
-            color = COLOR_OF[move[0]]
-            point = move[1]
             try:
                 board.play(color, point, suicide=True)
             except IllegalMove as exc:
                 raise SgfError(f"{game.move_name(move_number, color, point)} is illegal: {exc}") from None
             game.moves.append((color, point))
-            if point is not None and board.stones[point] == 0:  # its own block was taken off
+            if point is not None and stones[point] == 0:  # its own block was taken off
                 game.suicides.append(move_number)
         if not keys.isdisjoint(_MARKS):
-            game.territory = _territory_marks(node, size)
-        elif move[1] is not None and game.has_markup:
+            game.territory = _territory_marks(node or sgf.Node(properties, record.presenter), size)
+            marked = game.has_markup
+        elif marked and point is not None:
             game.territory = {BLACK: set(), WHITE: set()}  # marks left before a stone was played are stale
+            marked = False
 
     game.setup = [(color, point) for point, color in before_moves.items()]
     game.recorded = _players_result(sgf.Node(line[-1], record.presenter), game.result)
@@ -608,22 +618,6 @@ def _setup_stones(node, size: int, where: str) -> list[tuple[int, int]]:
             setter[point] = key
             stones.append((color, point))
     return stones
-
-
-def _fast_move(properties: dict, size: int) -> tuple[str, int] | None:
-    """The colour and flat point of a move written as two letters on the board (almost every
-    move); None for anything else (a pass, a bad value), which sgfmill's reading then takes."""
-    values = properties.get("B")
-    colour = "b"
-    if values is None:
-        values, colour = properties["W"], "w"
-    raw = values[0]
-    if len(raw) != 2:
-        return None
-    col, row = raw[0] - 97, raw[1] - 97
-    if 0 <= col < size and 0 <= row < size:
-        return colour, coords.to_flat(row, col, size)
-    return None
 
 
 def _flat(rc, size: int, where: str) -> int:
