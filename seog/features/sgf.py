@@ -731,7 +731,8 @@ def _marked_copy(game: Game, result: str, territory: dict, comment: str) -> byte
             leaf.sequence[-1] = dict(leaf.sequence[-1])
         last = sgf.Node(leaf.sequence[-1], presenter)
         _set_marks(last, territory, comment, game.size)
-        _check_values(last.get_raw_property_map())
+        if comment:  # the marks are point names from a table, well-formed as they are
+            _check_values({"C": last.get_raw_list("C")})
     _check_values(root.get_raw_property_map())
     return serialise(tree)
 
