@@ -51,6 +51,16 @@ TWO_WALLS = [
 ]
 
 
+# the last board of KGS game 2003-11-21-4 (kgs-6d-more), which Black won by resignation at move 226
+RESIGNED_AT_226 = [
+    ".O.OXX.X..XXXO.OXX.", ".XXO.OXX.XXOOO.OOX.", ".OXOOOXOX.OO..OOX..", ".OOXXXOOX..XOOOXX..",
+    ".OXX.OO.X.X.XOXX...", ".OXXO.OX....XXOX...", ".OOX..OXO..XO.OX.XX", "XOOX..OXXX.XX.OX.XO",
+    "O.OX..OOXOX...OOXXO", ".OXXO...OOOOOX.OOOO", "OX....O......OOX...", ".X.XX...X.XOOXXXXO.",
+    "...OX..OXOXOXOOXO..", ".XOXX..OXX.XX..XO..", "..XOO.OX....OOXX.O.", "XXXXOO.X.XXXXXOXXX.",
+    "XOOOOXX..XOOXOOOXO.", "OO.O.OX..XO.O.O.OX.", "....O......O....OX.",
+]
+
+
 def board(picture: str) -> Board:
     """A board from a picture: X black, O white, . empty; rows top to bottom."""
     return Board.from_rows(picture)

@@ -16,7 +16,7 @@ import httpx
 import pytest
 import uvicorn
 
-from conftest import LEFT_IN_NOTE, STONES_LEFT_IN, TWO_WALLS
+from conftest import LEFT_IN_NOTE, RESIGNED_AT_226, STONES_LEFT_IN, TWO_WALLS
 from seog.api.errors import MAX_DRAIN
 from seog.api.http import create_app
 from seog.cli import main as cli_main
@@ -141,16 +141,6 @@ def test_prisoners_and_handicap_of_a_json_board_are_counted(api):
     assert body["score"] == {"black": 33.0, "white": 38.5} and body["result"] == "W+5.5"
     aga = post(api, board=TWO_WALLS, rules="aga", komi=0.5, handicap=3).json()
     assert aga["handicap"] == 3 and aga["breakdown"]["white"]["handicap"] == 2
-
-
-# the last board of KGS game 2003-11-21-4 (kgs-6d-more), which Black won by resignation at move 226
-RESIGNED_AT_226 = [
-    ".O.OXX.X..XXXO.OXX.", ".XXO.OXX.XXOOO.OOX.", ".OXOOOXOX.OO..OOX..", ".OOXXXOOX..XOOOXX..",
-    ".OXX.OO.X.X.XOXX...", ".OXXO.OX....XXOX...", ".OOX..OXO..XO.OX.XX", "XOOX..OXXX.XX.OX.XO",
-    "O.OX..OOXOX...OOXXO", ".OXXO...OOOOOX.OOOO", "OX....O......OOX...", ".X.XX...X.XOOXXXXO.",
-    "...OX..OXOXOXOOXO..", ".XOXX..OXX.XX..XO..", "..XOO.OX....OOXX.O.", "XXXXOO.X.XXXXXOXXX.",
-    "XOOOOXX..XOOXOOOXO.", "OO.O.OX..XO.O.O.OX.", "....O......O....OX.",
-]
 
 
 def test_the_board_of_a_resigned_game_said_unfinished_is_read_as_its_record_is(api):

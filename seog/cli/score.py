@@ -19,6 +19,10 @@ def register(sub) -> None:
     p.add_argument("--komi", type=komi, help="komi (default: the file's KM)")
     p.add_argument("--use-markup", action="store_true",
                    help="use the dead stones marked in the file (TB/TW) instead of deciding them")
+    p.add_argument("--unfinished", action="store_true",
+                   help="the game was not counted (stopped, or still going, and the file has no RE to say "
+                        "so): decide it as a position that is not finished, without the eye-shape rules; "
+                        "the count is an estimate")
     p.add_argument("--no-model", action="store_true",
                    help="decide unsettled blocks with the simple heuristic, not the shipped model")
     p.add_argument("--svg", metavar="OUT.svg", help="also draw the scored board as an SVG picture")
@@ -32,7 +36,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from seog.features import sgf
     from seog.features.board import IllegalPosition
-    from seog.scoring.request import NoMarkup, from_game
+    from seog.scoring.request import SAID_UNFINISHED_CLI, NoMarkup, from_game
 
     name = "standard input" if args.file == "-" else Path(args.file).name
     if args.file == "-":
@@ -43,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         game = sgf.load(args.file)  # its errors name the file
     try:
-        request = from_game(game, rules=args.rules, komi=args.komi, use_markup=args.use_markup)
+        request = from_game(game, rules=args.rules, komi=args.komi, use_markup=args.use_markup,
+                            said_unfinished=SAID_UNFINISHED_CLI if args.unfinished else "")
     except NoMarkup:
         raise ValueError(f"{args.file}: --use-markup given but the file has no TB/TW territory marks") from None
     except sgf.SgfError as exc:  # a suicide its rules forbid

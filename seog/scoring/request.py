@@ -76,18 +76,21 @@ def from_board(board: Board, *, rules: Rules | str | None = "japanese", komi: fl
 
 
 def from_game(game: Game, *, rules: Rules | str | None = None, komi: float | None = None,
-              use_markup: bool = False, overrides: Mapping[int, bool] | None = None) -> ScoreRequest:
+              use_markup: bool = False, overrides: Mapping[int, bool] | None = None,
+              said_unfinished: str = "") -> ScoreRequest:
     """A request for a loaded SGF record: its own rules, komi, handicap and prisoners unless
-    ``rules`` or ``komi`` say otherwise, its marked dead stones when ``use_markup``. Raises
-    ``SgfError`` for a suicide its rules forbid (the given rules, where RU does not say) and
-    ``NoMarkup`` when marks are asked for and there are none."""
+    ``rules`` or ``komi`` say otherwise, its marked dead stones when ``use_markup``;
+    ``said_unfinished``: the caller's word that the game was not counted, for a record that
+    cannot say so (no RE), which the record's own reason goes before. Raises ``SgfError`` for a
+    suicide its rules forbid (the given rules, where RU does not say) and ``NoMarkup`` when
+    marks are asked for and there are none."""
     check_suicides(game, rules)
     if use_markup and not game.has_markup:
         raise NoMarkup(NO_MARKUP)
     return from_board(game.board, rules=rules_from_sgf(game.rules) if rules is None else rules,
                       komi=game.komi if komi is None else komi, handicap=game.handicap,
                       prisoners=game.board.prisoners, dead=game.marked_dead() if use_markup else None,
-                      overrides=overrides, unfinished=unfinished_by_record(game),
+                      overrides=overrides, unfinished=unfinished_by_record(game) or said_unfinished,
                       notes=game_notes(game, rules_given=rules is not None, komi_given=komi is not None),
                       game=game)
 
@@ -101,6 +104,7 @@ def game_notes(game: Game, *, rules_given: bool = False, komi_given: bool = Fals
 
 ONE_COLOUR = "one colour's stones only, no count or two passes to end it"
 SAID_UNFINISHED = "finished: false in the request"  # a board's caller knows what the board cannot say
+SAID_UNFINISHED_CLI = "--unfinished given"  # and a record's, what a record without RE cannot
 
 
 def unfinished_by_record(game: Game) -> str:
