@@ -61,21 +61,9 @@ class Parsed:
 
     def copy(self, values: Callable[[str, list], list]) -> sgf_grammar.Coarse_game_tree:
         """A copy of the tree as parsed, to change freely: new trees, nodes and value lists, each
-        what ``values(key, values)`` makes of a node's; a stack, not recursion, for deeply nested
-        variations."""
-        top = sgf_grammar.Coarse_game_tree()
-        stack = [(self.tree, top)]
-        while stack:
-            tree, into = stack.pop()
-            into.sequence = [{key: values(key, vs) for key, vs in node.items()} for node in tree.sequence]
-            for child in tree.children:
-                copied = sgf_grammar.Coarse_game_tree()
-                into.children.append(copied)
-                stack.append((child, copied))
-        if self.ca is None:
-            top.sequence[0].pop("CA", None)
-        else:
-            top.sequence[0]["CA"] = values("CA", self.ca)  # in its place: the copy writes the root as read
+        what ``values(key, values)`` makes of a node's."""
+        top = self._branches(lambda nodes: [{key: values(key, vs) for key, vs in node.items()} for node in nodes])
+        self._put_ca(top.sequence[0], None if self.ca is None else values("CA", self.ca))
         return top
 
     def branches(self) -> sgf_grammar.Coarse_game_tree:
@@ -83,21 +71,33 @@ class Parsed:
         the root, whose CA is put back as ``copy`` does: for a caller that replaces the other
         nodes it changes rather than changing them. Copying every node costs a third as much
         as writing the record."""
+        top = self._branches(list)
+        top.sequence[0] = dict(top.sequence[0])
+        self._put_ca(top.sequence[0], None if self.ca is None else list(self.ca))
+        return top
+
+    def _branches(self, nodes: Callable[[list], list]) -> sgf_grammar.Coarse_game_tree:
+        """The tree's branches copied, each sequence of nodes as ``nodes`` makes it; a stack, not
+        recursion, for deeply nested variations."""
         top = sgf_grammar.Coarse_game_tree()
         stack = [(self.tree, top)]
         while stack:
             tree, into = stack.pop()
-            into.sequence = list(tree.sequence)
+            into.sequence = nodes(tree.sequence)
             for child in tree.children:
                 copied = sgf_grammar.Coarse_game_tree()
                 into.children.append(copied)
                 stack.append((child, copied))
-        root = top.sequence[0] = dict(top.sequence[0])
-        if self.ca is None:
+        return top
+
+    @staticmethod
+    def _put_ca(root: dict, ca: list | None) -> None:
+        """The root's CA as the file wrote it (in its place: the copy writes the root as read),
+        or none where the file had none."""
+        if ca is None:
             root.pop("CA", None)
         else:
-            root["CA"] = list(self.ca)
-        return top
+            root["CA"] = ca
 
 
 @dataclass
