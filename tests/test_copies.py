@@ -123,6 +123,19 @@ def test_annotating_a_copy_leaves_the_record_as_read_so_a_second_copy_is_the_sam
     assert " first " in values(first, "C")[-1] and len(nodes(first)) == len(nodes(once))
 
 
+@pytest.mark.parametrize("written, kept", [("", []), ("RE[?]", ["?"]), ("RE[B+R]", ["B+R"])])
+def test_a_game_not_played_out_gets_no_result_its_record_does_not_give(written, kept):
+    # GNU Go resigned at move 177 with open borders: without a counted RE the position is not a
+    # finished one, and its count, an estimate, stays in the marks and the comment
+    text = (shared_dir("cases") / "gnugo-19x19-resigned-move-177.sgf").read_text()
+    text = re.sub(r"RE\[[^]]*\]", written, text)
+    row, copy = ann.annotate_bytes("game.sgf", text)
+    assert row.status == ann.ANNOTATED and row.finished is False
+    assert values(copy, "RE") == kept
+    assert f"seog: {row.result} under japanese rules" in values(copy, "C")[-1]
+    assert "not a finished position" in values(copy, "C")[-1]
+
+
 def with_names(data: bytes, black: str, white: str, chat: str) -> str:
     """A real record's text with other names and a comment on the first move."""
     text = data.decode("utf-8")

@@ -693,8 +693,8 @@ def _handicap(text: str, setup: list, size: int, first_mover: int | None) -> int
 
 
 def with_score(game: Game, result: str, territory: dict, comment: str = "") -> bytes:
-    """SGF text (UTF-8) of ``game`` with RE set, the TB/TW marks and a comment in a node after
-    the main line's last. A game read from SGF keeps its whole record (see ``_marked_copy``);
+    """SGF text (UTF-8) of ``game`` with RE set to ``result`` (when there is one), the TB/TW marks
+    and a comment in a node after the main line's last. A game read from SGF keeps its whole record (see ``_marked_copy``);
     one made in code (a board, a match) is written from its replayed moves."""
     if game.source is None:
         return _rebuilt(game, result, territory, comment)
@@ -715,7 +715,8 @@ def _marked_copy(game: Game, result: str, territory: dict, comment: str) -> byte
     presenter = sgf_properties.Presenter(game.size, "UTF-8")
     root = sgf.Node(tree.sequence[0], presenter)
     root.set_raw("CA", b"UTF-8")
-    root.set("RE", result)
+    if result:  # none: the record's own RE, if any, stays as written
+        root.set("RE", result)
     if _text(root, "RU") != game.rules:
         root.set("RU", game.rules)
     if _komi(_raw(root, "KM"), _from_fox(root), game.size) != (game.komi, ""):
@@ -914,7 +915,8 @@ def _rebuilt(game: Game, result: str, territory: dict, comment: str) -> bytes:
             root.set(key, value)
         except ValueError:
             pass  # a value sgfmill cannot write back (an empty TM[], as old KGS records have) is dropped
-    root.set("RE", result)
+    if result:
+        root.set("RE", result)
     if game.setup:
         _set_setup(root, game.setup, game.size)
     later = game.setup_between()

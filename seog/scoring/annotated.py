@@ -10,7 +10,7 @@ from seog.features.coords import BLACK, COLOR_NAMES, WHITE
 from seog.features.sgf import Game
 from seog.scoring.count import Score
 from seog.scoring.report import vertices
-from seog.scoring.result import decided_otherwise
+from seog.scoring.result import decided_otherwise, parse_result
 from seog.scoring.rules import rules_from_sgf, sgf_rules_note
 
 
@@ -53,15 +53,22 @@ def comment(score: Score, recorded: str = "", note: str = "") -> str:
 
 
 def annotated_sgf(game: Game, score: Score, note: str = "") -> bytes:
-    """The game's record (UTF-8) with TB/TW, the computed RE and the comment; RU and KM are set
-    to the rules and komi used, so that the copy, counted with its own marks, gives the same RE.
-    A game decided otherwise (resignation, time, forfeit, void) keeps its recorded RE: the count
-    is in the marks and the comment, and never passes for the game's result. Everything else
-    the record holds (comments, times, variations) stays; see ``sgf.with_score``."""
+    """The game's record (UTF-8) with TB/TW, the computed RE (``copy_result``) and the comment;
+    RU and KM are set to the rules and komi used, so that the copy, counted with its own marks,
+    gives the same RE. Everything else the record holds (comments, times, variations) stays;
+    see ``sgf.with_score``."""
     same = rules_from_sgf(game.rules).name == score.rules.name and not sgf_rules_note(game.rules)
     rules = game.rules if same else score.rules.name
     if rules != game.rules or game.komi != score.komi:
         game = dataclasses.replace(game, rules=rules, komi=score.komi)
-    decided = decided_otherwise(game.result)
-    return sgf.with_score(game, game.result if decided else score.result, territory_marks(score),
-                          comment(score, game.recorded, note))
+    return sgf.with_score(game, copy_result(game, score), territory_marks(score), comment(score, game.recorded, note))
+
+
+def copy_result(game: Game, score: Score) -> str:
+    """The RE a copy carries: the count, unless the game was decided otherwise (resignation,
+    time, forfeit, void) or its position is not finished and the record counts no result: then
+    what the record says, or nothing. The count of a game not played out is in the marks and
+    the comment, and never passes for the game's result."""
+    if decided_otherwise(game.result) or (not score.finished and not parse_result(game.result).counted):
+        return game.result
+    return score.result
