@@ -162,6 +162,26 @@ def test_the_board_of_a_resigned_game_said_unfinished_is_read_as_its_record_is(a
     assert alone["finished"] is True  # nothing on the board itself says the game was not counted
 
 
+def test_an_sgf_without_re_said_unfinished_is_read_as_its_resigned_record_is(api):
+    """An SGF without RE cannot say its game was not counted either (a game in progress): with
+    ``finished: false``, in the JSON body or the upload's form, it is read as the record with a
+    resignation RE is; a record whose RE says so keeps its own reason."""
+    from seog.scoring.request import SAID_UNFINISHED
+
+    bare = sgf_text(RESIGNED_AT_226, komi=0.5, result="").replace("RE[]", "").replace("KM[", "HA[3]KM[")
+    resigned = bare.replace("KM[", "RE[B+Resign]KM[", 1)
+    record = post(api, sgf=resigned).json()
+    said = post(api, sgf=bare, finished=False).json()
+    upload = api.post("/v1/score/sgf", files={"file": ("g.sgf", bare.encode())}, data={"finished": "false"}).json()
+    assert record["unfinished"] == "RE[B+Resign]"
+    for answer in (said, upload):
+        assert answer["finished"] is False and answer["unfinished"] == SAID_UNFINISHED
+        assert (answer["result"], answer["dead"]) == (record["result"], record["dead"])
+    assert post(api, sgf=bare).json()["finished"] is True  # two passes, no RE, closed borders
+    assert post(api, sgf=resigned, finished=False).json()["unfinished"] == "RE[B+Resign]"
+    assert post(api, sgf=bare, finished=True).json()["finished"] is True
+
+
 @pytest.mark.parametrize("rules, handicap, komi, result", [
     ("aga", 3, 0.5, "W+11.5"),  # 45 + 0.5 + 2 compensation against 36; the even-game 7.5 made it W+18.5
     ("japanese", 2, 0.5, "W+7.5"),  # 30 + 0.5 against 23
@@ -456,7 +476,6 @@ def test_a_body_of_the_wrong_content_type_is_415_naming_the_one_the_endpoint_tak
 
 @pytest.mark.parametrize("extra, detail", [
     ({"handicap": 3}, "body: 'handicap' comes from the SGF; send it only with 'board'"),
-    ({"finished": False}, "body: 'finished' comes from the SGF; send it only with 'board'"),
     ({"size": 9, "handicap": 3}, "body: 'size' and 'handicap' come from the SGF; send them only with 'board'"),
     ({"size": 9, "handicap": 3, "prisoners": {}},
      "body: 'size', 'handicap' and 'prisoners' come from the SGF; send them only with 'board'"),

@@ -37,7 +37,7 @@ def from_request(req) -> ScoreRequest:
     alive = req.overrides.alive if req.overrides else ()
     if req.sgf is not None:
         return from_sgf(req.sgf, rules=req.rules, komi=req.komi, use_markup=req.use_markup,
-                        dead=dead, alive=alive)
+                        dead=dead, alive=alive, finished=req.finished)
     if req.use_markup:
         raise RequestError("use_markup needs SGF input: a JSON board carries no territory marks")
     prisoners = req.prisoners
@@ -48,11 +48,14 @@ def from_request(req) -> ScoreRequest:
 
 
 def from_sgf(data: bytes | str, *, rules: str | None = None, komi: float | None = None,
-             use_markup: bool = False, dead: Iterable[str] = (), alive: Iterable[str] = ()) -> ScoreRequest:
+             use_markup: bool = False, dead: Iterable[str] = (), alive: Iterable[str] = (),
+             finished: bool | None = None) -> ScoreRequest:
     """An SGF game as a scoring request: its own rules, komi, handicap and prisoners unless
-    overridden (``request.from_game``; an empty rules name is none)."""
+    overridden (``request.from_game``; an empty rules name is none). ``finished`` False: the
+    caller says the game did not end with a count (for a record without RE to say so)."""
     check_rules_name(rules)
-    request = from_game(sgf.loads(data), rules=rules or None, komi=komi, use_markup=use_markup)
+    request = from_game(sgf.loads(data), rules=rules or None, komi=komi, use_markup=use_markup,
+                        said_unfinished=SAID_UNFINISHED if finished is False else "")
     return replace(request, overrides=parse_overrides(request.board, dead, alive))
 
 

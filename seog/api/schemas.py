@@ -101,7 +101,12 @@ class Overrides(_Strict):
 
 
 SGF_ONLY = ("use_markup", "annotated_sgf")  # with a board: 400, naming it
-BOARD_ONLY = ("size", "handicap", "prisoners", "finished")  # with SGF text: 422, naming them (``_one_position``)
+FINISHED_FIELD = ("false for a game that did not end with a count (a resignation, a time loss, a game in progress) "
+                  "where the input cannot say so (a board has no RE, nor has an SGF without one): the count is "
+                  "then an estimate of the board as it stands and the eye-shape rules do not run; an SGF whose RE "
+                  "says so keeps its own reason. Absent or true: finished unless the SGF's RE or the borders, "
+                  "still open, say otherwise")
+BOARD_ONLY = ("size", "handicap", "prisoners")  # with SGF text: 422, naming them (``_one_position``)
 EXAMPLES = [
     {"board": [".X.O.", ".X.O.", ".X.O.", ".X.O.", ".X.O."], "rules": "japanese", "komi": 0.5},
     {"sgf": "(;GM[1]SZ[9]KM[6.5]RU[Japanese];B[ee];W[gc];B[];W[])", "annotated_sgf": True},
@@ -142,10 +147,7 @@ class ScoreRequest(_Strict):
                                                         "(board only; an SGF's come from HA)")
     prisoners: Prisoners | None = Field(None, description="board only; an SGF's are counted from its moves")
     finished: StrictBool | None = Field(
-        None, description="board only (an SGF's RE says it): false for the board of a game that did not end "
-                          "with a count (a resignation, a time loss, a game in progress): the count is then an "
-                          "estimate of the board as it stands and the eye-shape rules do not run. Absent or "
-                          "true: finished unless its borders are still open")
+        None, description=FINISHED_FIELD)
     use_markup: StrictBool = Field(False, description="count with the SGF's TB/TW dead stones instead of deciding "
                                                       "(SGF only)")
     overrides: Overrides | None = None
