@@ -274,6 +274,16 @@ def test_a_copy_that_would_not_read_back_is_refused_and_nothing_is_written():
         annotated_sgf(game, score_game(game))
 
 
+def test_a_move_written_with_a_lower_case_name_refuses_the_copy_and_keeps_the_file():
+    """``d[qi]`` for ``W[qi]``: sgfmill, reading FF[3] names, leaves out lower-case letters, so
+    the property has no name; the copy would write a bare ``[qi]`` that no reader takes back."""
+    data = (shared_dir("kgs-2017-q1") / f"{KGS[0]}.sgf").read_bytes()
+    damaged = re.sub(rb";W\[(..)\]", rb";d[\1]", data, count=1)
+    row, copy = ann.annotate_bytes("game.sgf", damaged)
+    assert row.status == ann.FAILED and copy is None
+    assert "would not read back (a property named in lower-case letters only" in row.error
+
+
 def test_a_lone_variation_is_written_as_part_of_the_line_before_it():
     """``(;..;B[..](;W[..]))`` is one line: the copy writes it as ``(;..;B[..];W[..];seog's node)``."""
     data = b"(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese];B[ee](;W[cc];B[gg]))"

@@ -712,6 +712,7 @@ def _marked_copy(game: Game, result: str, territory: dict, comment: str) -> byte
         tree, encoding = _parse(game.source)
         parsed = Parsed(tree, encoding, tree.sequence[0].get("CA"))
     tree = _joined(_utf8_copy(parsed, game.source is not None and game.source.isascii()))
+    _check_names(tree)
     presenter = sgf_properties.Presenter(game.size, "UTF-8")
     root = sgf.Node(tree.sequence[0], presenter)
     root.set_raw("CA", b"UTF-8")
@@ -785,6 +786,18 @@ def _joined(tree):
             branch.sequence.extend(only.sequence)
             branch.children = only.children
     return tree
+
+
+def _check_names(tree) -> None:
+    """A name of lower-case letters only (``d[qi]``) is read, as sgfmill reads FF[3] names, with
+    them left out: as no name at all, which the copy would write as a value with none before it
+    and no reader takes back. Refused like a value that would not read back."""
+    for branch in _branches(tree):
+        for node in branch.sequence:
+            if "" in node:
+                written = clip(b"][".join(node[""]).decode("utf-8", "replace"))
+                raise SgfError(f"the annotated copy would not read back (a property named in lower-case "
+                               f"letters only, with [{written}], reads as no property); the file was left alone")
 
 
 def _check_values(properties: dict) -> None:
