@@ -5,6 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from seog.features import coords
 from seog.features.board import Board
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
@@ -59,6 +60,16 @@ RESIGNED_AT_226 = [
     "...OX..OXOXOXOOXO..", ".XOXX..OXX.XX..XO..", "..XOO.OX....OOXX.O.", "XXXXOO.X.XXXXXOXXX.",
     "XOOOOXX..XOOXOOOXO.", "OO.O.OX..XO.O.O.OX.", "....O......O....OX.",
 ]
+
+
+def setup_record(rows: list[str], result: str = "") -> str:
+    """A 3-stone handicap record, komi 0.5, whose last position is ``rows`` set up; RE ``result``."""
+    grid = Board.from_rows(rows).grid
+    stones = {c: "".join(f"[{coords.index_to_sgf(i, len(rows))}]" for i in (grid.ravel() == c).nonzero()[0])
+              for c in (coords.BLACK, coords.WHITE)}
+    re = f"RE[{result}]" if result else ""
+    return (f"(;GM[1]FF[4]SZ[{len(rows)}]HA[3]KM[0.5]RU[Japanese]{re}AB{stones[coords.BLACK]}"
+            f"AW{stones[coords.WHITE]})")
 
 
 def board(picture: str) -> Board:

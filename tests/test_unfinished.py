@@ -4,11 +4,10 @@ them alone, no eye-shape rule runs, and the answer says the count is an estimate
 import numpy as np
 import pytest
 
-from conftest import RESIGNED_AT_226, board, shared_dir
+from conftest import RESIGNED_AT_226, board, setup_record, shared_dir
 from seog.classifiers import model_file
 from seog.classifiers.status import EYE_SHAPE_RULES, SURE, BlockStatus, decide, flag_sure_turned
-from seog.features import coords, sgf
-from seog.features.board import Board
+from seog.features import sgf
 from seog.features.coords import gtp_to_index
 from seog.features.topology import analyze
 from seog.scoring.report import to_dict
@@ -30,16 +29,6 @@ def test_resigned_19x19_game_is_counted_as_an_estimate_without_eye_shape_rules()
     assert abs(score.margin) < 200  # the count of a board as it stands, not of a white side wiped out
 
 
-def record(rows: list[str], result: str = "") -> str:
-    """A 3-stone handicap record, komi 0.5, whose last position is ``rows`` set up; RE ``result``."""
-    grid = Board.from_rows(rows).grid
-    stones = {c: "".join(f"[{coords.index_to_sgf(i, len(rows))}]" for i in (grid.ravel() == c).nonzero()[0])
-              for c in (coords.BLACK, coords.WHITE)}
-    re = f"RE[{result}]" if result else ""
-    return (f"(;GM[1]FF[4]SZ[{len(rows)}]HA[3]KM[0.5]RU[Japanese]{re}AB{stones[coords.BLACK]}"
-            f"AW{stones[coords.WHITE]})")
-
-
 def test_a_record_without_re_said_unfinished_on_the_command_line_is_read_as_its_resigned_record(tmp_path, capsys):
     """A record without RE cannot say its game was not counted: the last board of a resigned
     game, its borders closed, is read as a finished one, and the eye-shape rules kill groups
@@ -57,9 +46,9 @@ def test_a_record_without_re_said_unfinished_on_the_command_line_is_read_as_its_
         assert main(["score", str(path), "--json", *flags]) == 0
         return json.loads(capsys.readouterr().out)
 
-    said = scored(record(RESIGNED_AT_226), "--unfinished")
-    resigned = scored(record(RESIGNED_AT_226, "B+Resign"))
-    alone = scored(record(RESIGNED_AT_226))
+    said = scored(setup_record(RESIGNED_AT_226), "--unfinished")
+    resigned = scored(setup_record(RESIGNED_AT_226, "B+Resign"))
+    alone = scored(setup_record(RESIGNED_AT_226))
     assert said["finished"] is False and said["unfinished"] == SAID_UNFINISHED_CLI
     assert said["notes"][0].startswith(f"not a finished position ({SAID_UNFINISHED_CLI})")
     assert not {b["source"] for b in said["blocks"]} & {s.value for s in EYE_SHAPE_RULES}
@@ -67,7 +56,7 @@ def test_a_record_without_re_said_unfinished_on_the_command_line_is_read_as_its_
     assert (said["result"], said["dead"]) == (resigned["result"], resigned["dead"])
     assert alone["finished"] is True and alone["result"] != said["result"]
     # the record's own reason goes first
-    assert scored(record(RESIGNED_AT_226, "B+Resign"), "--unfinished")["unfinished"] == "RE[B+Resign]"
+    assert scored(setup_record(RESIGNED_AT_226, "B+Resign"), "--unfinished")["unfinished"] == "RE[B+Resign]"
 
 
 def test_the_same_board_without_its_record_is_unfinished_by_its_open_borders():

@@ -187,6 +187,22 @@ def test_a_corner_race_is_listed_with_its_reason(page, server):
                              for line in listed) for b in races)
 
 
+def test_a_game_said_not_counted_is_scored_as_an_estimate(page, server):
+    """A record without RE cannot say its game was not counted: the box says it for the user,
+    and the page asks for the count the API gives with ``finished: false``."""
+    from conftest import RESIGNED_AT_226, setup_record
+
+    text = setup_record(RESIGNED_AT_226)
+    page.fill("#sgf", text)
+    page.click("#score")
+    ready(page)
+    as_finished = page.text_content("#result")
+    page.check("#unfinished")
+    page.wait_for_function("document.querySelector('#notes').textContent.includes('not a finished position')")
+    ready(page)
+    assert page.text_content("#result") == api_score(server, text, finished=False)["result"] != as_finished
+
+
 def test_tromp_taylor_shows_no_dead_stone_names_those_read_dead_and_refuses_a_flip_to_dead(page, tmp_path):
     """Issue #7: the count keeps every stone, so the board draws none dead, the note says which
     stones seog reads dead, and a click asking for a dead stone gets the server's reason and is

@@ -44,6 +44,7 @@ function requestBody() {
   if (rules) body.rules = rules;
   if (komi !== "") body.komi = Number(komi);
   if ($("markup").checked) body.use_markup = true;
+  if ($("unfinished").checked) body.finished = false;  // a record without RE cannot say so itself
   if (state.overrides.size) {
     const dead = [], alive = [];
     for (const [vertex, status] of state.overrides) (status === "dead" ? dead : alive).push(vertex);
@@ -223,11 +224,13 @@ function wire() {
   });
   $("rules").addEventListener("change", () => state.sgf && score());
   $("komi").addEventListener("change", () => state.sgf && score());
-  $("markup").addEventListener("change", () => {
-    state.base = null;
-    state.overrides.clear();
-    if (state.sgf) score();
-  });
+  for (const id of ["markup", "unfinished"]) {  // another reading of the game: the user's flips start again
+    $(id).addEventListener("change", () => {
+      state.base = null;
+      state.overrides.clear();
+      if (state.sgf) score();
+    });
+  }
   $("reset").addEventListener("click", () => { state.overrides.clear(); score(); });
   $("download").addEventListener("click", download);
 
