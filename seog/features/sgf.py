@@ -909,9 +909,8 @@ def _set_marks(node, territory: dict, comment: str, size: int) -> None:
 
 @cache
 def _point_names(size: int) -> tuple[bytes, ...]:
-    """Each grid index's SGF point (column letter, then row letter from the top), as written."""
-    letters = b"abcdefghijklmnopqrstuvwxyz"
-    return tuple(bytes((letters[i % size], letters[i // size])) for i in range(size * size))
+    """Each grid index's SGF point as written (``coords.index_to_sgf``), made once a size."""
+    return tuple(coords.index_to_sgf(i, size).encode("ascii") for i in range(size * size))
 
 
 def _rebuilt(game: Game, result: str, territory: dict, comment: str) -> bytes:
