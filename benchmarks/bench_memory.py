@@ -2,12 +2,15 @@
 
     python benchmarks/bench_memory.py [--requests 30000] [--every 1000] [--clients 4] [--workers 1]
         [--sgf seog/api/static/examples/gnugo-selfplay-9x9.sgf | --games ARCHIVE [--limit N]]
+        [--without-trim]
 
 The script starts ``seog serve`` on a free loopback port and prints each worker's RSS when it is
 ready, then after every EVERY requests (kept-alive clients sending one JSON board body, or with
 ``--games`` each game of an archive in turn, as SGF text and as a JSON board), with the growth
 against the RSS after the first EVERY requests (the baseline: by then every code path and buffer
-the requests use is warm), and the load average.
+the requests use is warm), and the load average. ``--without-trim`` serves without
+``seog.api.workers.keep_memory_flat`` (glibc's own arenas, no trim; one worker), to see what it
+does.
 """
 
 from __future__ import annotations
@@ -31,6 +34,11 @@ from serverload import (  # noqa: E402
 )
 
 
+# ``python -m seog`` with keep_memory_flat replaced by a no-op (``-c`` passes the arguments on)
+WITHOUT_TRIM = ("import sys; from seog.api import workers; workers.keep_memory_flat = lambda *a, **k: None; "
+                "from seog.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--requests", type=int, default=30_000)
@@ -42,13 +50,18 @@ def main(argv=None) -> int:
                    help="send the games of ARCHIVE (a folder or a tarball of SGF files) in turn, as SGF "
                         "text and as a board, instead")
     p.add_argument("--limit", type=int, default=None, help="the first LIMIT games of --games")
+    p.add_argument("--without-trim", action="store_true",
+                   help="serve without keep_memory_flat (no malloc arena cap, no malloc_trim)")
     args = p.parse_args(argv)
+    if args.without_trim and args.workers != 1:
+        p.error("--without-trim serves from one worker (spawned workers import seog afresh)")
 
     request = varied_requests(args.games, args.limit) if args.games else score_request(board_body(args.sgf))
     what = f"{len(request)} requests from {args.games}" if args.games else args.sgf.name
-    with Server(args.workers) as server:
+    with Server(args.workers, command=(sys.executable, "-c", WITHOUT_TRIM) if args.without_trim else ()) as server:
         pids = server.worker_pids()
-        print(f"seog serve --workers {args.workers}, {args.clients} clients, POST /v1/score ({what}); "
+        print(f"seog serve --workers {args.workers}{' without keep_memory_flat' if args.without_trim else ''}, "
+              f"{args.clients} clients, POST /v1/score ({what}); "
               f"{load()}", flush=True)
         print(f"{'requests':>8} {'errors':>6} {'req/s':>6}  RSS MB per worker (against the first {args.every})",
               flush=True)

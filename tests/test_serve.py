@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from seog import cores
 from seog.api import workers
 
 pytestmark = pytest.mark.skipif(not workers.SPREADS or not Path("/proc/self/task").is_dir(),
@@ -134,6 +135,32 @@ def test_kept_alive_connections_are_spread_over_both_workers_and_sigterm_ends_th
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
 
 
+def threads_of(pid: int) -> int:
+    return len(list(Path(f"/proc/{pid}/task").iterdir()))
+
+
+def test_a_burst_of_clients_is_scored_on_the_scoring_threads_alone(serve):
+    """64 requests at once: each worker runs its counts on as many threads as it has cores and reads
+    every request on its event loop. A check of a request written as a plain function would run in
+    a thread of FastAPI's own pool, up to 40 of them made and ended as the load comes and goes,
+    the counts on any of them, each with a scoring workspace of its own: the worker's memory
+    creeps up."""
+    proc, port = serve(2)
+    pids = workers_of(proc.pid)
+    before = {pid: threads_of(pid) for pid in pids}
+    conns = [http.client.HTTPConnection("127.0.0.1", port, timeout=30) for _ in range(64)]
+    for _ in range(2):
+        for conn in conns:  # all 64 sent before any answer is read
+            conn.request("POST", "/v1/score", body=BOARD, headers={"Content-Type": "application/json"})
+        for conn in conns:
+            answer = conn.getresponse()
+            assert answer.status == 200 and json.loads(answer.read())["result"] == "W+13.5"
+    after = {pid: threads_of(pid) for pid in pids}
+    for conn in conns:
+        conn.close()
+    assert all(after[pid] <= before[pid] + cores() for pid in pids), (before, after)
+
+
 def test_a_worker_that_dies_is_replaced_and_serves_on_its_socket(serve):
     proc, port = serve(2)
     before = workers_of(proc.pid)
@@ -199,6 +226,7 @@ def test_the_slot_sockets_are_tcp_ones_that_asyncio_sets_nodelay_on():
 
 ARENAS_AFTER_EIGHT_THREADS = """
 import ctypes, sys, threading
+from seog import cores
 from seog.api import workers
 if sys.argv[1] == "flat":
     workers.keep_memory_flat()

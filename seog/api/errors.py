@@ -125,9 +125,11 @@ def _content_type(request: Request) -> tuple[str, str]:
     return clip(written), written.lower()
 
 
-def takes_json(request: Request) -> None:
+async def takes_json(request: Request) -> None:
     """Refuse (415) a body to ``POST /v1/score`` that is not JSON, naming what it takes: an SGF
-    upload sent there got 'body: Input should be a valid dictionary'."""
+    upload sent there got 'body: Input should be a valid dictionary'. A coroutine, as every
+    dependency of the API: FastAPI runs a plain function in a thread of its own pool (up to 40,
+    made and ended as the load comes and goes)."""
     written, media = _content_type(request)
     if media != "application/json" and not (media.startswith("application/") and media.endswith("+json")):
         raise StarletteHTTPException(415, f"POST /v1/score takes a JSON object (content-type: application/json), "
@@ -135,7 +137,7 @@ def takes_json(request: Request) -> None:
                                           "file, POST it to /v1/score/sgf as multipart/form-data")
 
 
-def takes_upload(request: Request) -> None:
+async def takes_upload(request: Request) -> None:
     """Refuse (415) a body to ``POST /v1/score/sgf`` that is not a multipart upload, naming what it
     takes: raw SGF sent there (application/x-go-sgf) got 'file: Field required'."""
     written, media = _content_type(request)
