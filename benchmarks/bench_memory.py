@@ -33,7 +33,6 @@ from serverload import (  # noqa: E402
     varied_requests,
 )
 
-
 # ``python -m seog`` with keep_memory_flat replaced by a no-op (``-c`` passes the arguments on)
 WITHOUT_TRIM = ("import sys; from seog.api import workers; workers.keep_memory_flat = lambda *a, **k: None; "
                 "from seog.cli import main; sys.exit(main(sys.argv[1:]))")
