@@ -11,10 +11,12 @@ import time
 import pytest
 from test_annotate import REAL_ANNOTATE_BYTES, TWO_WALLS, record
 
+from conftest import RESIGNED_AT_226, setup_record
 from seog.cli import annotate as cli_annotate
 from seog.cli import main as cli_main
 from seog.datasets import annotate as ann
 from seog.features import sgf
+from seog.scoring.request import SAID_UNFINISHED_CLI
 
 
 def report_rows(path):
@@ -160,6 +162,34 @@ def test_an_unfinished_position_says_so_in_its_row_and_its_copys_comment(varied,
     text = (out / resigned[0]).read_text()
     assert "Note: not a finished position (RE[W+R\\]): the count is an estimate of the board as it stands" in text
     assert "not a finished position" not in (out / "game-00.sgf").read_text()
+
+
+def test_an_archive_said_unfinished_reads_its_games_without_result_as_their_resigned_records(tmp_path):
+    """``seog annotate --unfinished``: a record without RE is a game not counted. The last board of
+    a resigned game saved without its RE is read as the record with ``RE[B+Resign]`` is (the
+    same count and dead stones), its row and comment say why it is an estimate, and its copy
+    gets no RE; a record whose RE gives a count stays a finished game."""
+    src, out, resigned_out = tmp_path / "games", tmp_path / "out", tmp_path / "resigned"
+    src.mkdir()
+    (src / "no-result.sgf").write_text(setup_record(RESIGNED_AT_226))
+    (src / "counted.sgf").write_text(record(TWO_WALLS))
+    (tmp_path / "resigned.sgf").write_text(setup_record(RESIGNED_AT_226, "B+Resign"))
+    assert cli_main(["annotate", str(src), "--out", str(out), "--unfinished", "--workers", "1", "--quiet"]) == 0
+    assert cli_main(["annotate", str(tmp_path / "resigned.sgf"), "--out", str(resigned_out), "--workers", "1",
+                     "--quiet"]) == 0
+    rows, resigned = report_rows(out / ann.REPORT_NAME), report_rows(resigned_out / ann.REPORT_NAME)["resigned.sgf"]
+    said = rows["no-result.sgf"]
+    assert (said["finished"], said["unfinished"]) == ("no", SAID_UNFINISHED_CLI)
+    assert said["result"] == resigned["result"] and resigned["unfinished"] == "RE[B+Resign]"
+    dead = sgf.load(out / "no-result.sgf").marked_dead()
+    assert dead.any() and (dead == sgf.load(resigned_out / "resigned.sgf").marked_dead()).all()
+    copy = (out / "no-result.sgf").read_text()
+    assert "RE[" not in copy and f"not a finished position ({SAID_UNFINISHED_CLI})" in copy
+    assert (rows["counted.sgf"]["finished"], rows["counted.sgf"]["result"]) == ("yes", "W+13.5")
+    plain = tmp_path / "plain"  # without the flag the same record counts as a finished game
+    assert cli_main(["annotate", str(src), "--out", str(plain), "--workers", "1", "--quiet"]) == 0
+    alone = report_rows(plain / ann.REPORT_NAME)["no-result.sgf"]
+    assert alone["finished"] == "yes" and alone["result"] != said["result"]
 
 
 # ---- a Dask cluster that stops doing the games ---------------------------------------------------

@@ -98,11 +98,14 @@ class DamagedReport(ValueError):
 @dataclass(frozen=True)
 class Options:
     """How to score each game: ``rules`` overrides the file's RU; ``use_markup`` counts with the
-    file's own TB/TW dead stones where it has them; ``model`` is 'default' or None (heuristic)."""
+    file's own TB/TW dead stones where it has them; ``model`` is 'default' or None (heuristic);
+    ``unfinished``: a record without a counted result (no RE, or one like ``RE[?]``) is a game not
+    counted (stopped, or still going), read as a position that is not finished."""
 
     rules: str | None = None
     use_markup: bool = False
     model: str | None = "default"
+    unfinished: bool = False
 
 
 @dataclass
@@ -224,7 +227,7 @@ class Summary:
 
 def annotate_bytes(name: str, data: bytes, options: Options = Options()) -> tuple[Row, bytes | None]:
     """Score one SGF file; never raises for a bad file: the row says what went wrong."""
-    from seog.scoring.request import from_game
+    from seog.scoring.request import SAID_UNFINISHED_CLI, from_game
     from seog.scoring.score import score
 
     try:
@@ -232,7 +235,9 @@ def annotate_bytes(name: str, data: bytes, options: Options = Options()) -> tupl
         use_markup = options.use_markup and game.has_markup
         note = "Dead stones from the file's own marks." if use_markup else (
             "The file has no marks; dead stones were decided." if options.use_markup else "")
-        counted = score(from_game(game, rules=options.rules, use_markup=use_markup), options.model)
+        said = SAID_UNFINISHED_CLI if options.unfinished and not parse_result(game.recorded).counted else ""
+        counted = score(from_game(game, rules=options.rules, use_markup=use_markup, said_unfinished=said),
+                        options.model)
         out = annotated_sgf(game, counted, note)
     except (ValueError, RecursionError) as exc:  # SgfError, IllegalPosition, UnknownRules, ...
         return Row(name, FAILED, error=str(exc) or type(exc).__name__), None
