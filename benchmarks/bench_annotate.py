@@ -1,7 +1,7 @@
 """Games per second of ``seog annotate`` over the KGS training archive, 1 worker against N.
 
     python benchmarks/bench_annotate.py [--games 500] [--workers 1 2] [--archive PATH] [--baseline REV]
-                                        [--into DIR] [--rounds N]
+                                        [--into DIR] [--rounds N] [--blind-too]
 
 Each run annotates the same first GAMES games (name order) of the tarball into a fresh temporary
 folder (made in ``--into``, the system's temporary folder by default), so the figures include
@@ -17,7 +17,8 @@ speed moves it less than the wall clock, and ``workers`` free cores cannot do mo
 ``workers`` seconds of it a second. ``--rounds N`` repeats the whole set N times, one round
 after the other, and ends with each worker count's median, range and how many runs reached
 200 games/s (the speed issue's mark for 2 workers): the machine's own speed moves a single run
-by a tenth or more.
+by a tenth or more. ``--blind-too`` runs each worker count again with ``--ignore-result`` right
+after, and prints what reading the records' counted results costs against reading blind.
 """
 
 from __future__ import annotations
@@ -125,6 +126,8 @@ def main(argv=None) -> int:
     p.add_argument("--into", type=Path, help="the folder the runs' output folders are made in "
                    "(default: the system's temporary folder)")
     p.add_argument("--rounds", type=int, default=1, help="run every worker count this many times")
+    p.add_argument("--blind-too", action="store_true",
+                   help="also run each worker count blind (--ignore-result), and print the ratio")
     args = p.parse_args(argv)
     if not args.archive.exists():
         print(f"{args.archive}: not here (the shared data is needed)", file=sys.stderr)
@@ -150,6 +153,9 @@ def main(argv=None) -> int:
                 base = base or rate
                 name = f"{workers} worker{'s' if workers > 1 else ' '}"
                 rates.setdefault(name, []).append(rate)
+                if args.blind_too:
+                    blind = blind_round(args, workers, options, rate)
+                    rates.setdefault(f"{name} blind", []).append(blind)
                 if then is not None:
                     rates.setdefault(f"{name} at {args.baseline}", []).append(then)
     finally:
@@ -165,6 +171,18 @@ def main(argv=None) -> int:
     split = split_per_game(args.archive, min(args.games, 200), options)
     print("  per game, one process: " + ", ".join(f"{k} {v:.2f} ms" for k, v in split.items()))
     return 0
+
+
+def blind_round(args: argparse.Namespace, workers: int, options: ann.Options, rate: float) -> float:
+    """One run of ``workers`` reading blind (``ignore_result``), printed against ``rate``, the
+    same run with the records' counted results."""
+    from dataclasses import replace
+
+    summary, _ = run_once(args.archive, args.games, workers, replace(options, ignore_result=True), args.into)
+    blind = summary.count(ann.ANNOTATED) / summary.seconds
+    print(f"  {workers} worker{'s' if workers > 1 else ' '} blind: {blind:6.1f} games/s "
+          f"(with the recorded results x{rate / blind:.2f})")
+    return blind
 
 
 def one_round(args: argparse.Namespace, workers: int, options: ann.Options, tree: Path | None,

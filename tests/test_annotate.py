@@ -127,7 +127,7 @@ def test_report_lists_every_game_with_agreement_and_errors(games, tmp_path):
                          "broken.sgf", "illegal.sgf"}
     assert rows["two-walls.sgf"] == {"name": "two-walls.sgf", "status": "annotated", "recorded": "W+13.5",
                                      "result": "W+13.5", "agree": "yes", "uncertain": "0", "error": "",
-                                     "finished": "yes", "unfinished": ""}
+                                     "finished": "yes", "unfinished": "", "record_fit": "agrees"}
     assert rows["club/two-walls-chinese.sgf"]["agree"] == "no"
     resigned = rows["two-walls-resigned.sgf"]
     assert resigned["agree"] == ""  # a resignation has no count to compare

@@ -280,7 +280,7 @@ def test_a_dead_override_under_tromp_taylor_is_a_400_naming_the_rules(api):
 
 
 def test_fox_komi_and_rules_seog_does_not_know_are_read_and_named_in_notes(api):
-    text = sgf_text(TWO_WALLS, komi=375, rules="Chinese").replace("FF[4]", "FF[4]AP[foxwq]")
+    text = sgf_text(TWO_WALLS, komi=375, rules="Chinese", result="W+16.5").replace("FF[4]", "FF[4]AP[foxwq]")
     body = post(api, sgf=text).json()
     assert body["komi"] == 7.5 and body["result"] == "W+16.5"
     assert body["notes"] == ["KM[375] read as komi 7.5 (Fox writes komi in hundredths of a stone, "

@@ -15,7 +15,10 @@ from seog.features.coords import BLACK, WHITE
 from seog.features.topology import analyze
 from seog.scoring.count import count
 from seog.scoring.report import to_dict
+from seog.scoring.request import from_game
+from seog.scoring.result import FitOutcome
 from seog.scoring.rules import DeadNotCounted, UnknownRules, get_rules
+from seog.scoring.score import score as score_request
 from seog.scoring.score import score_game, score_position
 
 NOBODY_DEAD = np.zeros((1, 1), dtype=bool)
@@ -435,8 +438,12 @@ def test_a_count_far_from_the_players_result_is_in_doubt_and_says_so():
     assert any("34 points from the recorded result B+20.5" in note for note in far.notes)
     answer = to_dict(far, "B+20.5")
     assert answer["uncertain"] is True and answer["record_gap"] == -34
-    near = score_game(sgf.loads(two_walls_record("W+20.5")))  # 7 points: a dame or a komi agreed
-    assert near.record_gap == 7 and not near.in_doubt and not any("recorded" in n for n in near.notes)
+    near = sgf.loads(two_walls_record("W+20.5"))  # 7 points: a dame or a komi agreed
+    blind = score_request(from_game(near, ignore_result=True))
+    assert blind.record_gap == 7 and not blind.in_doubt and not any("recorded" in n for n in blind.notes)
+    fitted = score_game(near)  # no group of the two walls is in doubt: nothing can make up the 7 points
+    assert fitted.record_gap == 7 and not fitted.far_from_record and fitted.record_fit is FitOutcome.NO_FIT
+    assert fitted.in_doubt and any("no turn of the blocks in doubt reaches" in n for n in fitted.notes)
 
 
 def test_a_count_under_other_rules_or_a_resignation_is_not_held_against_the_record():

@@ -42,7 +42,8 @@ from seog.api.errors import (
 from seog.scoring.request import ScoreRequest
 
 HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
-UPLOAD_FIELDS = frozenset({"file", "rules", "komi", "use_markup", "overrides", "finished", "annotated_sgf", "svg"})
+UPLOAD_FIELDS = frozenset({"file", "rules", "komi", "use_markup", "overrides", "finished", "ignore_result",
+                           "annotated_sgf", "svg"})
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 OVERRIDES_FIELD = 'the caller\'s decisions as JSON, {"dead": ["D4"], "alive": ["Q16"]}, each for the whole block'
 
@@ -100,6 +101,7 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
                            use_markup: Annotated[bool, Form()] = False,
                            overrides: Annotated[str | None, Form(description=OVERRIDES_FIELD)] = None,
                            finished: Annotated[bool | None, Form(description=schemas.FINISHED_FIELD)] = None,
+                           ignore_result: Annotated[bool, Form(description=schemas.IGNORE_RESULT_FIELD)] = False,
                            annotated_sgf: Annotated[bool, Form()] = False,
                            svg: Annotated[bool, Form()] = False) -> dict:
         """Score an uploaded SGF file; ``rules`` and ``komi`` override the file's RU and KM, and
@@ -109,7 +111,7 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
         if not data.strip():
             raise positions.RequestError("the uploaded file is empty")
         return await in_worker(score_upload_data, data, rules or None, komi, use_markup, annotated_sgf, svg,
-                               overrides, finished)
+                               overrides, finished, ignore_result)
 
     _document_the_upload(app)
     if static_dir is not None and (Path(static_dir) / "index.html").is_file():
@@ -179,11 +181,12 @@ def score_request(body: schemas.ScoreRequest) -> dict:
 
 def score_upload_data(data: bytes, rules: str | None, komi: float | None, use_markup: bool,
                       with_sgf: bool, with_svg: bool = False, overrides: str | None = None,
-                      finished: bool | None = None) -> dict:
+                      finished: bool | None = None, ignore_result: bool = False) -> dict:
     """The answer to an uploaded SGF file (read, check and count: the work done in a thread)."""
     decisions = read_overrides(overrides)
     request = positions.from_sgf(data, rules=rules, komi=komi, use_markup=use_markup,
-                                 dead=decisions.dead, alive=decisions.alive, finished=finished)
+                                 dead=decisions.dead, alive=decisions.alive, finished=finished,
+                                 ignore_result=ignore_result)
     return score_answer(request, with_sgf, with_svg)
 
 

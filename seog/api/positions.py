@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from seog import clip
-from seog.api.schemas import ROW_CHARACTERS, RULES_PATTERN, VERTEX_PATTERN
+from seog.api.schemas import RESULT_PATTERN, ROW_CHARACTERS, RULES_PATTERN, VERTEX_PATTERN
 from seog.features import coords, sgf
 from seog.features.arrays import label_blocks
 from seog.features.board import Board, IllegalMove, IllegalPosition
@@ -28,7 +28,7 @@ class RequestError(ValueError):
 
 INPUT_ERRORS = (RequestError, sgf.SgfError, IllegalPosition, IllegalMove, UnknownRules, coords.CoordinateError,
                 DeadNotCounted, NoMarkup)
-_RULES_NAME, _VERTEX = re.compile(RULES_PATTERN), re.compile(VERTEX_PATTERN)
+_RULES_NAME, _VERTEX, _RESULT = re.compile(RULES_PATTERN), re.compile(VERTEX_PATTERN), re.compile(RESULT_PATTERN)
 
 
 def from_request(req) -> ScoreRequest:
@@ -37,35 +37,41 @@ def from_request(req) -> ScoreRequest:
     alive = req.overrides.alive if req.overrides else ()
     if req.sgf is not None:
         return from_sgf(req.sgf, rules=req.rules, komi=req.komi, use_markup=req.use_markup,
-                        dead=dead, alive=alive, finished=req.finished)
+                        dead=dead, alive=alive, finished=req.finished, ignore_result=req.ignore_result)
     if req.use_markup:
         raise RequestError("use_markup needs SGF input: a JSON board carries no territory marks")
     prisoners = req.prisoners
     return from_rows(req.board, size=req.size, rules=req.rules, komi=req.komi,
                      handicap=req.handicap or 0,
                      prisoners={BLACK: prisoners.black, WHITE: prisoners.white} if prisoners else None,
-                     dead=dead, alive=alive, finished=req.finished)
+                     dead=dead, alive=alive, finished=req.finished,
+                     result=None if req.ignore_result else req.result)
 
 
 def from_sgf(data: bytes | str, *, rules: str | None = None, komi: float | None = None,
              use_markup: bool = False, dead: Iterable[str] = (), alive: Iterable[str] = (),
-             finished: bool | None = None) -> ScoreRequest:
+             finished: bool | None = None, ignore_result: bool = False) -> ScoreRequest:
     """An SGF game as a scoring request: its own rules, komi, handicap and prisoners unless
     overridden (``request.from_game``; an empty rules name is none). ``finished`` False: the
-    caller says the game did not end with a count (for a record without RE to say so)."""
+    caller says the game did not end with a count (for a record without RE to say so);
+    ``ignore_result``: read blind, the record's counted RE left out."""
     check_rules_name(rules)
     request = from_game(sgf.loads(data), rules=rules or None, komi=komi, use_markup=use_markup,
-                        said_unfinished=SAID_UNFINISHED if finished is False else "")
+                        said_unfinished=SAID_UNFINISHED if finished is False else "", ignore_result=ignore_result)
     return replace(request, overrides=parse_overrides(request.board, dead, alive))
 
 
 def from_rows(rows: list[str], *, size: int | None = None, rules: str | None = None,
               komi: float | None = None, handicap: int = 0, prisoners: dict | None = None,
-              dead: Iterable[str] = (), alive: Iterable[str] = (), finished: bool | None = None) -> ScoreRequest:
+              dead: Iterable[str] = (), alive: Iterable[str] = (), finished: bool | None = None,
+              result: str | None = None) -> ScoreRequest:
     """A JSON board (rows top to bottom) as a scoring request; ``size``, when given, must match the
     rows. Without ``komi``, the rules' even-game komi, or 0.5 with a handicap (``Rules.komi_for``).
-    ``finished`` False: the caller says the game did not end with a count (a board has no RE)."""
+    ``finished`` False: the caller says the game did not end with a count (a board has no RE);
+    ``result``: the game's counted result, which settles the groups in doubt."""
     check_rules_name(rules)
+    if result is not None and not _RESULT.fullmatch(result):
+        raise RequestError(f"result {clip(result)!r} is no counted result: give one as B+3.5, W+12 or 0, or none")
     if not rows:
         raise RequestError("board has no rows")
     if size is not None and len(rows) != size:
@@ -87,7 +93,8 @@ def from_rows(rows: list[str], *, size: int | None = None, rules: str | None = N
     the_rules = get_rules(rules)
     return from_board(board, rules=the_rules, komi=komi, handicap=handicap, prisoners=prisoners,
                       overrides=parse_overrides(board, dead, alive),
-                      unfinished=SAID_UNFINISHED if finished is False else "")
+                      unfinished=SAID_UNFINISHED if finished is False else "",
+                      result=None if result is None else result.strip())
 
 
 def check_rules_name(name: str | None) -> None:

@@ -101,12 +101,18 @@ class Overrides(_Strict):
 
 
 SGF_ONLY = ("use_markup", "annotated_sgf")  # with a board: 400, naming it
+RESULT_PATTERN = f"^{SPACE}*(?:[BbWw][+][0-9]{{1,4}}(?:[.][0-9]{{1,2}})?|0){SPACE}*$"  # a count: B+3.5, W+12, 0
+RESULT_FIELD = ("the game's counted result under the rules and komi it is counted by (B+3.5, W+12, 0 for a "
+                "draw; board only: an SGF's is its RE), which settles the groups in doubt that, turned, make the "
+                "count equal it; the answer's settled_by and turned say so")
+IGNORE_RESULT_FIELD = ("read blind: leave the SGF's counted RE (or the board's result) out of deciding the dead "
+                       "stones; the answer is then what seog reads alone")
 FINISHED_FIELD = ("false for a game that did not end with a count (a resignation, a time loss, a game in progress) "
                   "where the input cannot say so (a board has no RE, nor has an SGF without one): the count is "
                   "then an estimate of the board as it stands and the eye-shape rules do not run; an SGF whose RE "
                   "says so keeps its own reason. Absent or true: finished unless the SGF's RE or the borders, "
                   "still open, say otherwise")
-BOARD_ONLY = ("size", "handicap", "prisoners")  # with SGF text: 422, naming them (``_one_position``)
+BOARD_ONLY = ("size", "handicap", "prisoners", "result")  # with SGF text: 422, naming them (``_one_position``)
 EXAMPLES = [
     {"board": [".X.O.", ".X.O.", ".X.O.", ".X.O.", ".X.O."], "rules": "japanese", "komi": 0.5},
     {"sgf": "(;GM[1]SZ[9]KM[6.5]RU[Japanese];B[ee];W[gc];B[];W[])", "annotated_sgf": True},
@@ -150,6 +156,9 @@ class ScoreRequest(_Strict):
         None, description=FINISHED_FIELD)
     use_markup: StrictBool = Field(False, description="count with the SGF's TB/TW dead stones instead of deciding "
                                                       "(SGF only)")
+    result: Annotated[str, Field(max_length=MAX_RULES_LENGTH, json_schema_extra={"pattern": RESULT_PATTERN})
+                      ] | None = Field(None, description=RESULT_FIELD, examples=["B+3.5"])
+    ignore_result: StrictBool = Field(False, description=IGNORE_RESULT_FIELD)
     overrides: Overrides | None = None
     annotated_sgf: StrictBool = Field(False, description="also return the game as SGF with TB/TW, RE and a comment "
                                                          "(SGF only)")
@@ -174,7 +183,8 @@ def _listed(names: list[str]) -> str:
 
 
 SOURCES = ("benson, atari, capturers-dead, model (the cascade), refiner, reading, big-eye, eyespace, seki, eyes, "
-           "heuristic (no model), markup (the SGF's TB/TW), override (the caller's)")
+           "heuristic (no model), markup (the SGF's TB/TW), override (the caller's), record (turned to make the "
+           "count equal the recorded result)")
 
 
 class Block(BaseModel):
@@ -191,11 +201,21 @@ class Block(BaseModel):
     p_alive: float | None = Field(description="the model's probability that the block is alive (null where a "
                                               "rule settled it alone: benson, atari, markup)")
     uncertain: bool = Field(description="the verdict is in doubt: ask the players to confirm")
-    doubt: Literal["model", "race", "rule", "parted"] | None = Field(
+    doubt: Literal["model", "race", "rule", "parted", "record"] | None = Field(
         None, description="why it is in doubt: 'model' (its probability is near 0.5), 'race' (a liberty race "
                           "with one neighbouring group that its capturer may not win: seki, or a capture the "
-                          "other way), 'rule' (a rule after the nets turned a verdict the reader was sure of) or "
-                          "'parted' (the cascade and the reader disagree on it)")
+                          "other way), 'rule' (a rule after the nets turned a verdict the reader was sure of), "
+                          "'parted' (the cascade and the reader disagree on it) or 'record' (the recorded result "
+                          "turned a verdict the nets were sure of)")
+
+
+class Turned(BaseModel):
+    """A block the recorded result turned, as the blind reading had it."""
+
+    stones: list[str]
+    color: Literal["black", "white"]
+    blind_status: Literal["alive", "dead"] = Field(description="what the blind reading said")
+    p_alive: float | None = Field(description="the nets' probability that the block is alive")
 
 
 class Points(BaseModel):
@@ -257,6 +277,14 @@ class ScoreResponse(BaseModel):
                                                        "the record holds no count, or the rules or komi counted by "
                                                        "are not the record's); more than 10 either way makes the "
                                                        "position uncertain")
+    record_fit: Literal["agrees", "settled", "no fit", "ambiguous"] | None = Field(
+        None, description="what the counted result given (the SGF's RE, or the board's result) did, when one was "
+                          "given and not ignored: 'agrees' (the blind count gives it), 'settled' (turning the "
+                          "blocks in 'turned' gives it), 'no fit' or 'ambiguous' (no turn in reach, or two about "
+                          "as good: the blind reading stands and the position is uncertain)")
+    settled_by: Literal["recorded result"] | None = Field(
+        None, description="'recorded result' when the recorded result turned blocks (record_fit 'settled')")
+    turned: list[Turned] | None = Field(None, description="the blocks the recorded result turned, as read blind")
     seog_version: str | None = Field(None, description="the seog that scored (API answers only)")
     model: str | None = Field(None, description="the model that decided the unsettled blocks (API answers only)")
     annotated_sgf: str | None = None

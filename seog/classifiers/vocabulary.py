@@ -28,6 +28,7 @@ class Source(StrEnum):
     EYES = "eyes"
     MARKUP = "markup"  # the dead stones marked in the record (TB/TW)
     OVERRIDE = "override"  # the caller's say
+    RECORD = "record"  # turned to make the count equal the recorded result (``scoring.fit``)
 
     @property
     def settled(self) -> bool:
@@ -58,6 +59,7 @@ class Doubt(StrEnum):
     RACE = "race"  # a liberty race its capturer may not win (classifiers.race)
     RULE = "rule"  # a rule turned a verdict the reader was sure of (SURE)
     PARTED = "parted"  # the cascade and the reader lie far apart on it (the model's part margin)
+    RECORD = "record"  # the recorded result turned a verdict the nets were sure of (``scoring.fit``)
 
 
 # A rule after the nets that turns a block the reader gives p at or beyond this (either way)
@@ -102,6 +104,8 @@ class BlockStatus:
             return "in a liberty race that may end in seki, or in a capture the other way"
         if self.doubt == Doubt.RULE:
             return f"the {self.source} rule turned the reader's verdict, p(alive) {float(self.p_alive):.2f}"
+        if self.doubt == Doubt.RECORD:
+            return f"the recorded result turned a verdict the nets were sure of, p(alive) {float(self.p_alive):.2f}"
         if self.doubt == Doubt.PARTED:
             return f"the cascade and the reader disagree, the reader's p(alive) {float(self.p_alive):.2f}"
         return "" if self.p_alive is None else f"p(alive) {float(self.p_alive):.2f}"

@@ -39,6 +39,10 @@ def register(sub) -> None:
                    help="the games whose record has no counted result (no RE, or RE[?]) were not counted "
                         "(stopped, or still going): decide each as a position that is not finished, its "
                         "count an estimate (the report's unfinished column says so; the copy gets no RE)")
+    p.add_argument("--ignore-result", action="store_true",
+                   help="read blind: leave each record's counted result out of deciding the dead stones (by "
+                        "default it settles the groups in doubt that, turned, make the count equal it; the "
+                        "report's record_fit column says what it did)")
     p.add_argument("--no-model", action="store_true", help="decide unsettled blocks with the heuristic")
     p.add_argument("--limit", type=int, metavar="N", help="only the first N games (in name order)")
     p.add_argument("--report", help="CSV report path (default: OUT/annotate-report.csv)")
@@ -57,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 0:
         raise ValueError(f"--limit must be 0 or more, got {args.limit}")
     options = Options(rules=args.rules, use_markup=args.use_markup,
-                      model=None if args.no_model else "default", unfinished=args.unfinished)
+                      model=None if args.no_model else "default", unfinished=args.unfinished,
+                      ignore_result=args.ignore_result)
     try:
         summary = annotate(args.input, args.out, workers=args.workers, options=options, dask=args.dask,
                            limit=args.limit, report=args.report, progress=not args.quiet,

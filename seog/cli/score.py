@@ -23,6 +23,9 @@ def register(sub) -> None:
                    help="the game was not counted (stopped, or still going, and the file has no RE to say "
                         "so): decide it as a position that is not finished, without the eye-shape rules; "
                         "the count is an estimate")
+    p.add_argument("--ignore-result", action="store_true",
+                   help="read blind: leave the record's counted result out of deciding the dead stones "
+                        "(by default it settles the groups in doubt that, turned, make the count equal it)")
     p.add_argument("--no-model", action="store_true",
                    help="decide unsettled blocks with the simple heuristic, not the shipped model")
     p.add_argument("--svg", metavar="OUT.svg", help="also draw the scored board as an SVG picture")
@@ -48,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
         game = sgf.load(args.file)  # its errors name the file
     try:
         request = from_game(game, rules=args.rules, komi=args.komi, use_markup=args.use_markup,
-                            said_unfinished=SAID_UNFINISHED_CLI if args.unfinished else "")
+                            said_unfinished=SAID_UNFINISHED_CLI if args.unfinished else "",
+                            ignore_result=args.ignore_result)
     except NoMarkup:
         raise ValueError(f"{args.file}: --use-markup given but the file has no TB/TW territory marks") from None
     except sgf.SgfError as exc:  # a suicide its rules forbid

@@ -39,11 +39,13 @@ from seog.datasets import archive
 from seog.features import sgf
 from seog.scoring.annotated import annotated_sgf
 from seog.scoring.count import FAR_FROM_RECORD
-from seog.scoring.result import parse_result, same_result
+from seog.scoring.result import FitOutcome, parse_result, same_result
 
 REPORT_NAME = "annotate-report.csv"
-COLUMNS = ("name", "status", "recorded", "result", "agree", "uncertain", "error", "finished", "unfinished")
+COLUMNS = ("name", "status", "recorded", "result", "agree", "uncertain", "error", "finished", "unfinished",
+           "record_fit")
 OLD_COLUMNS = COLUMNS[:7]  # a report without the finished columns: read, then rewritten with COLUMNS
+EARLIER_COLUMNS = (OLD_COLUMNS, COLUMNS[:9])  # and one without record_fit
 ANNOTATED, SKIPPED, FAILED = "annotated", "skipped", "failed"
 PENDING = "pending"  # not settled yet: never written to the report
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)  # handled like Ctrl-C: the run stops, the report stays
@@ -100,12 +102,14 @@ class Options:
     """How to score each game: ``rules`` overrides the file's RU; ``use_markup`` counts with the
     file's own TB/TW dead stones where it has them; ``model`` is 'default' or None (heuristic);
     ``unfinished``: a record without a counted result (no RE, or one like ``RE[?]``) is a game not
-    counted (stopped, or still going), read as a position that is not finished."""
+    counted (stopped, or still going), read as a position that is not finished; ``ignore_result``:
+    read blind, a record's counted RE left out of deciding the dead stones."""
 
     rules: str | None = None
     use_markup: bool = False
     model: str | None = "default"
     unfinished: bool = False
+    ignore_result: bool = False
 
 
 @dataclass
@@ -113,7 +117,9 @@ class Row:
     """One line of the CSV report. ``agree``: our result equals the recorded counted result
     (None when the record has no counted result to compare with). ``finished``: the position is
     a finished one (None: not known, a failed game or a report without the column); when not, the
-    count is an estimate and ``unfinished`` says why (the record's RE, open borders)."""
+    count is an estimate and ``unfinished`` says why (the record's RE, open borders).
+    ``record_fit``: what the record's counted result did to the reading (``FitOutcome``: agrees,
+    settled, no fit, ambiguous; '' when it gave none, or was ignored)."""
 
     name: str
     status: str
@@ -124,6 +130,7 @@ class Row:
     error: str = ""
     finished: bool | None = None
     unfinished: str = ""
+    record_fit: str = ""
 
     def as_csv(self) -> dict:
         # the fields are plain values: no deep copy (``dataclasses.asdict``), which cost the main
@@ -136,7 +143,7 @@ class Row:
         uncertain = int(row["uncertain"]) if (row.get("uncertain") or "").isdigit() else 0
         return cls(row.get("name", ""), row.get("status", ""), row.get("recorded", ""),
                    row.get("result", ""), yes_no.get(row.get("agree", "")), uncertain, row.get("error", ""),
-                   yes_no.get(row.get("finished") or ""), row.get("unfinished") or "")
+                   yes_no.get(row.get("finished") or ""), row.get("unfinished") or "", row.get("record_fit") or "")
 
 
 def _yes_no(value: bool | None) -> str:
@@ -183,6 +190,12 @@ class Summary:
                 if abs(parse_result(r.result).margin - parse_result(r.recorded).margin) > FAR_FROM_RECORD]
 
     @property
+    def disagreeing(self) -> list[Row]:
+        """Counted games whose blind count is not the recorded result (``record_fit``): settled by
+        it, or left to a person."""
+        return [r for r in self.rows if r.record_fit and r.record_fit != FitOutcome.AGREES]
+
+    @property
     def not_finished(self) -> int:
         """Games whose position is not a finished one: their count is an estimate."""
         return sum(r.finished is False for r in self.rows)
@@ -212,6 +225,12 @@ class Summary:
                            + ", ".join(r.name for r in far[:5]) + (", ..." if len(far) > 5 else ""))
         else:
             out.append("agreement with the recorded result: no counted result to compare with")
+        if fitted := self.disagreeing:
+            settled = sum(r.record_fit == FitOutcome.SETTLED for r in fitted)
+            out.append(f"the blind reading and the recorded result disagree on {len(fitted)} counted "
+                       f"game{'s' if len(fitted) != 1 else ''}: the recorded result settled {settled}, "
+                       f"{len(fitted) - settled} left to a person (no reading in reach gives it; record_fit "
+                       "column)")
         if self.not_finished:
             n = self.not_finished
             out.append(f"not a finished position: {n} game{'s' if n != 1 else ''}, whose count is an estimate "
@@ -236,8 +255,8 @@ def annotate_bytes(name: str, data: bytes, options: Options = Options()) -> tupl
         note = "Dead stones from the file's own marks." if use_markup else (
             "The file has no marks; dead stones were decided." if options.use_markup else "")
         said = SAID_UNFINISHED_CLI if options.unfinished and not parse_result(game.recorded).counted else ""
-        counted = score(from_game(game, rules=options.rules, use_markup=use_markup, said_unfinished=said),
-                        options.model)
+        counted = score(from_game(game, rules=options.rules, use_markup=use_markup, said_unfinished=said,
+                                  ignore_result=options.ignore_result), options.model)
         out = annotated_sgf(game, counted, note)
     except (ValueError, RecursionError) as exc:  # SgfError, IllegalPosition, UnknownRules, ...
         return Row(name, FAILED, error=str(exc) or type(exc).__name__), None
@@ -246,7 +265,8 @@ def annotate_bytes(name: str, data: bytes, options: Options = Options()) -> tupl
     recorded = game.recorded
     agree = same_result(recorded, counted.result) if parse_result(recorded).counted else None
     return Row(name, ANNOTATED, recorded, counted.result, agree, len(counted.uncertain_blocks),
-               finished=counted.finished, unfinished=counted.unfinished), out
+               finished=counted.finished, unfinished=counted.unfinished,
+               record_fit=str(counted.record_fit or "")), out
 
 
 def annotate_games(games: list[tuple[str, bytes]], options: Options = Options()) -> list[tuple[Row, bytes | None]]:
@@ -299,7 +319,7 @@ def write_atomic(path: Path, data: bytes) -> None:
 def read_report(path: Path) -> dict[str, Row]:
     """The rows of an earlier run's report by name, the last row of a name winning (a run appends
     each row as its game finishes); empty when there is no report yet. A report of the first
-    seven columns only (``OLD_COLUMNS``) is read too, its finished columns unknown; a line cut
+    seven columns only (``OLD_COLUMNS``) or nine is read too, the columns it lacks unknown; a line cut
     short is left out. A file that is not a report raises DamagedReport rather than being taken
     for an empty one and written over."""
     try:
@@ -308,7 +328,7 @@ def read_report(path: Path) -> dict[str, Row]:
         return {}
     try:
         reader = csv.DictReader(io.StringIO(data.decode("utf-8"), newline=""))
-        if data and tuple(reader.fieldnames or ()) not in (COLUMNS, OLD_COLUMNS):
+        if data and tuple(reader.fieldnames or ()) not in (COLUMNS, *EARLIER_COLUMNS):
             raise DamagedReport(f"its first line is not the report's header {','.join(COLUMNS)}")
         return {r["name"]: Row.from_csv(r) for r in reader
                 if r.get("name") and r.get("status") in (ANNOTATED, SKIPPED, FAILED)

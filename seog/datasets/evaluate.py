@@ -104,20 +104,24 @@ def counted(position: Position) -> bool:
     return bool(position.rules or position.result) and parse_result(position.result).counted
 
 
-def score_with(position: Position, dead: np.ndarray | None, model):
+def score_with(position: Position, dead: np.ndarray | None, model, with_result: bool = False):
     """Our score of a position: with the given dead stones, or deciding them with ``model``; with
-    its record, when it has one, as ``seog score`` reads it (a count far from the record is in doubt)."""
+    its record, when it has one, as ``seog score`` reads it (a count far from the record is in doubt),
+    blind unless ``with_result``: then its counted result settles the groups in doubt."""
     from seog.scoring.request import from_board
     from seog.scoring.score import score
 
     return score(from_board(position.board, rules=rules_from_sgf(position.rules), komi=position.komi,
                             handicap=position.handicap, prisoners=position.prisoners, dead=dead,
-                            game=position.game), model)
+                            game=position.game, result=position.result if with_result else None), model)
 
 
-def seog_outcome(position: Position, model) -> Outcome:
+WITH_RESULT = "seog+RE"  # seog with the record's counted result, where it has one (blind elsewhere)
+
+
+def seog_outcome(position: Position, model, with_result: bool = False) -> Outcome:
     start = time.perf_counter()
-    score = score_with(position, None, model)
+    score = score_with(position, None, model, with_result)
     seconds = time.perf_counter() - start
     dead = np.zeros((position.size, position.size), dtype=bool)
     dead.flat[score.read_dead] = True  # the reading, which Tromp-Taylor's count leaves on the board
@@ -230,6 +234,7 @@ def evaluate_one(position: Position, model="default", engine: EngineScorer | Non
         if counted(position):
             ceiling = same_result(score_with(position, position.dead, None).result, position.result)
         outcomes = {"seog": seog_outcome(position, model)}
+        outcomes[WITH_RESULT] = seog_outcome(position, model, True) if counted(position) else outcomes["seog"]
     except EngineError as exc:
         engine.unanswered.append(position.name)
         return Skipped(position.name, str(exc))
@@ -268,6 +273,7 @@ def summary(rows: list[Row], scorer: str) -> dict:
         "positions_all_right": sum(o.all_right for o in outs) / len(outs),
         "with_result": len(with_re),
         "results_exact": sum(o.result_ok for _, o in with_re) / len(with_re) if with_re else None,
+        "results_not_the_record": sum(not o.result_ok for _, o in with_re),
         "ceiling": sum(bool(r.ceiling) for r, _ in with_re) / len(with_re) if with_re else None,
         "median_seconds": statistics.median(o.seconds for o in outs),
         "total_seconds": sum(o.seconds for o in outs),

@@ -50,9 +50,11 @@ def recount(games, model, dead_by=None, log=None, truth=None) -> dict:
     ``truth``, a ``dead_by`` of the teacher's: the model's flags against its wrong positions too,
     or, with ``dead_by``, the positions where those dead stones are not the teacher's."""
     from seog.features import sgf
+    from seog.scoring.request import from_game
     from seog.scoring.result import format_result, parse_result
     from seog.scoring.rules import rules_from_sgf
-    from seog.scoring.score import score_game, score_position
+    from seog.scoring.score import score as score_request
+    from seog.scoring.score import score_position
 
     counted = exact = far = flipped = flagged_far = 0
     far_games = []
@@ -70,7 +72,7 @@ def recount(games, model, dead_by=None, log=None, truth=None) -> dict:
         if not record.counted:
             continue
         if dead_by is None:
-            score = score_game(game, model=model)
+            score = score_request(from_game(game, ignore_result=True), model)  # blind: the count is what is measured
         else:
             try:
                 dead = dead_by(game, data, gid)

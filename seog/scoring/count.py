@@ -37,7 +37,7 @@ import numpy as np
 from seog.classifiers.vocabulary import BlockStatus, Doubt
 from seog.features.arrays import STACK, adjacent_pairs, around, grow, label, label_blocks, nonzero2, rowcount
 from seog.features.coords import BLACK, EMPTY, WHITE
-from seog.scoring.result import format_result
+from seog.scoring.result import FitOutcome, format_result
 from seog.scoring.rules import Rules
 
 FAR_FROM_RECORD = 10.0  # points: a count further from the players' counted result is in doubt
@@ -59,7 +59,9 @@ class Score:
     not know), and what the count cannot settle (open borders, stones Tromp-Taylor keeps), for
     the user to check. ``unfinished``: why the position is not a finished one ('' when it is).
     ``record_gap``: Black's margin as counted less the players' counted result, when the record
-    holds one for the rules and komi counted by (None otherwise).
+    holds one for the rules and komi counted by (None otherwise). ``record_fit``: what the counted
+    result the request gives did to the reading (``scoring.fit``; None when it gives none), and
+    ``turned``: the blocks it turned, as read blind.
     """
 
     size: int
@@ -80,6 +82,8 @@ class Score:
     notes: list = field(default_factory=list)
     unfinished: str = ""
     record_gap: float | None = None
+    record_fit: FitOutcome | None = None
+    turned: tuple = ()
 
     @property
     def finished(self) -> bool:
@@ -101,8 +105,10 @@ class Score:
 
     @property
     def in_doubt(self) -> bool:
-        """Should a person confirm this count: a block in doubt, or a count far from the record."""
-        return bool(self.uncertain_blocks) or self.far_from_record
+        """Should a person confirm this count: a block in doubt, a count far from the record, or a
+        recorded count that no reading in reach gives."""
+        return (bool(self.uncertain_blocks) or self.far_from_record
+                or (self.record_fit is not None and self.record_fit.declined))
 
     @property
     def read_dead(self) -> np.ndarray:

@@ -8,7 +8,9 @@ import numpy as np
 
 from seog.features.coords import BLACK, COLOR_NAMES, WHITE, index_to_gtp
 from seog.scoring.count import Score
-from seog.scoring.result import parse_result, same_result
+from seog.scoring.result import FitOutcome, parse_result, same_result
+
+SETTLED_BY_RECORD = "recorded result"
 
 
 @cache
@@ -58,6 +60,8 @@ def to_dict(score: Score, recorded_result: str | None = None) -> dict:
             for b, read in zip(score.blocks, score.read, strict=True)  # as counted, as read
         ],
     }
+    if score.record_fit is not None:
+        out.update(fit_fields(score))
     if recorded_result is not None:
         out["recorded_result"] = recorded_result
         # whether the count gives the recorded result (None when that was not a count: B+R, Void)
@@ -65,3 +69,18 @@ def to_dict(score: Score, recorded_result: str | None = None) -> dict:
                                        if parse_result(recorded_result).counted else None)
         out["record_gap"] = score.record_gap
     return out
+
+
+def fit_fields(score: Score) -> dict:
+    """What the counted result given with the position did (``scoring.fit``): ``record_fit``, the
+    outcome; ``settled_by``, "recorded result" when it turned blocks; ``turned``, those blocks as the
+    blind reading had them. Only where a counted result was given and used."""
+    fit = score.record_fit
+    return {
+        "record_fit": str(fit),
+        "settled_by": SETTLED_BY_RECORD if fit is FitOutcome.SETTLED else None,
+        "turned": [{"stones": vertices(b.points, score.size), "color": COLOR_NAMES[b.color],
+                    "blind_status": b.status,
+                    "p_alive": None if b.p_alive is None else round(float(b.p_alive), 4)}
+                   for b in score.turned],
+    }

@@ -38,7 +38,9 @@ class ScoreRequest:
     record's marks, or a teacher's), None to decide them; ``overrides``: grid index of any stone
     of a block -> alive?, the caller's say after deciding; ``unfinished``: why the record says the
     position is not a finished one ('' when it may be); ``notes``: the loader's notes on the
-    input, which the answer's notes start with; ``game``: the record it came from, if any.
+    input, which the answer's notes start with; ``game``: the record it came from, if any;
+    ``fit_to``: Black's margin in the counted result the record gives (or the caller), which the
+    blocks in doubt are fitted to (``scoring.fit``), None to read blind.
     """
 
     board: Board
@@ -51,6 +53,7 @@ class ScoreRequest:
     unfinished: str = ""
     notes: tuple[str, ...] = ()
     game: Game | None = None
+    fit_to: float | None = None
 
     @property
     def size(self) -> int:
@@ -65,23 +68,27 @@ class ScoreRequest:
 def from_board(board: Board, *, rules: Rules | str | None = "japanese", komi: float | None = None,
                handicap: int = 0, prisoners: Mapping | None = None,
                dead: np.ndarray | Iterable[int] | None = None, overrides: Mapping[int, bool] | None = None,
-               unfinished: str = "", notes: Iterable[str] = (), game: Game | None = None) -> ScoreRequest:
+               unfinished: str = "", notes: Iterable[str] = (), game: Game | None = None,
+               result: str | None = None) -> ScoreRequest:
     """A request for ``board`` as given. ``komi`` None: the rules' even-game komi, or 0.5 with a
-    handicap (``Rules.komi_for``); ``dead``: a bool mask or grid indices of the dead stones."""
+    handicap (``Rules.komi_for``); ``dead``: a bool mask or grid indices of the dead stones;
+    ``result``: the game's counted result (``B+3.5``) under these rules and komi, which the blocks in
+    doubt are fitted to (a result that is no count, ``B+R``, is not used)."""
     rules = rules if isinstance(rules, Rules) else get_rules(rules)
     return ScoreRequest(board, rules, rules.komi_for(handicap) if komi is None else float(komi), int(handicap),
                         dict(prisoners) if prisoners else {BLACK: 0, WHITE: 0},
                         None if dead is None else as_mask(dead, board.size), dict(overrides or {}),
-                        unfinished, tuple(notes), game)
+                        unfinished, tuple(notes), game, parse_result(result or "").margin)
 
 
 def from_game(game: Game, *, rules: Rules | str | None = None, komi: float | None = None,
               use_markup: bool = False, overrides: Mapping[int, bool] | None = None,
-              said_unfinished: str = "") -> ScoreRequest:
+              said_unfinished: str = "", ignore_result: bool = False) -> ScoreRequest:
     """A request for a loaded SGF record: its own rules, komi, handicap and prisoners unless
     ``rules`` or ``komi`` say otherwise, its marked dead stones when ``use_markup``;
     ``said_unfinished``: the caller's word that the game was not counted, for a record that
-    cannot say so (no RE), which the record's own reason goes before. Raises ``SgfError`` for a
+    cannot say so (no RE), which the record's own reason goes before; the record's counted
+    result settles the blocks in doubt (``record_count``) unless ``ignore_result``. Raises ``SgfError`` for a
     suicide its rules forbid (the given rules, where RU does not say) and ``NoMarkup`` when
     marks are asked for and there are none."""
     check_suicides(game, rules)
@@ -92,7 +99,19 @@ def from_game(game: Game, *, rules: Rules | str | None = None, komi: float | Non
                       prisoners=game.board.prisoners, dead=game.marked_dead() if use_markup else None,
                       overrides=overrides, unfinished=unfinished_by_record(game) or said_unfinished,
                       notes=game_notes(game, rules_given=rules is not None, komi_given=komi is not None),
-                      game=game)
+                      game=game, result=None if ignore_result else record_count(game, rules, komi))
+
+
+def record_count(game: Game, rules: Rules | str | None, komi: float | None) -> str | None:
+    """The record's RE when it is a count under the rules and komi the position is counted by: the
+    record's own, named by an RU seog knows, or the caller's where they name the same (a count under
+    other rules or komi, or under rules seog only comes near, says nothing exact about these)."""
+    if not parse_result(game.result).counted or not game.rules or sgf_rules_note(game.rules):
+        return None
+    own = rules_from_sgf(game.rules)
+    if rules is not None and (rules if isinstance(rules, Rules) else get_rules(rules)).name != own.name:
+        return None
+    return game.result if komi is None or float(komi) == game.komi else None
 
 
 def game_notes(game: Game, *, rules_given: bool = False, komi_given: bool = False) -> list[str]:

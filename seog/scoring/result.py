@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import StrEnum
 
 
 @dataclass(frozen=True)
@@ -64,3 +65,18 @@ def same_result(a: str, b: str) -> bool:
     """Two RE values name the same counted outcome (``B+6.50`` equals ``B+6.5``)."""
     ra, rb = parse_result(a), parse_result(b)
     return ra.counted and rb.counted and ra.margin == rb.margin
+
+
+class FitOutcome(StrEnum):
+    """What a record's counted result did to the reading (``scoring.fit``); the value is the word
+    the answers carry."""
+
+    AGREES = "agrees"  # the blind count equals the record: nothing to fit
+    SETTLED = "settled"  # one set of turns fits clearly best: it is the answer
+    NO_FIT = "no fit"  # no turn within the bounds reaches the record: the blind reading stands, flagged
+    AMBIGUOUS = "ambiguous"  # two turns fit about as well: the blind reading stands, flagged
+
+    @property
+    def declined(self) -> bool:
+        """The record disagrees with the count and could not settle it: a person should look."""
+        return self in (FitOutcome.NO_FIT, FitOutcome.AMBIGUOUS)

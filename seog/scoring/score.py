@@ -6,6 +6,8 @@
     decide    ``classifiers.status.decide`` (or the dead stones the request gives), then the
               caller's overrides: every block's status as read
     count     ``scoring.count.count_blocks``: the rules say what becomes of the stones read dead
+    settle    ``scoring.fit``: where the request gives a counted result, the blocks in doubt that,
+              turned, make the count equal it
     notes     the loader's, then what the count could not settle
 
 A position that is not finished, by its RE or its open borders, is decided without the eye-shape
@@ -27,10 +29,11 @@ from seog.classifiers.status import decide, overridden, read, rules_without_eye_
 from seog.classifiers.vocabulary import EYE_SHAPE_RULES, BlockStatus, Source
 from seog.features.arrays import label, shrink
 from seog.features.board import Board, IllegalPosition
-from seog.features.coords import index_to_gtp
+from seog.features.coords import COLOR_NAMES, index_to_gtp
 from seog.features.sgf import Game
 from seog.features.topology import Topology, analyze
 from seog.scoring.count import FAR_FROM_RECORD, Score, count_blocks, dame_as_read
+from seog.scoring.fit import fit_record
 from seog.scoring.report import vertices
 from seog.scoring.request import ScoreRequest, from_board, from_game
 from seog.scoring.result import parse_result
@@ -73,11 +76,30 @@ def score(request: ScoreRequest, model=DEFAULT) -> Score:
             statuses = decide_blocks(request, topology, model, finished=False)
             counted = count_request(request, topology, statuses)
             opened = open_borders(request, counted) or opened
-    notes = score_notes(request, counted, opened, unfinished, decided=request.dead is None and model is not None)
+    decided = request.dead is None and model is not None
+    counted, settled = settle_by_count(request, topology, counted, decided and not (unfinished or opened))
+    notes = score_notes(request, counted, opened, unfinished, decided=decided) + settled
     gap = record_gap(request, counted)
     if gap is not None and abs(gap) > FAR_FROM_RECORD:
         notes.append(far_note(gap, request.recorded))
     return replace(counted, notes=notes, unfinished=unfinished, record_gap=gap)
+
+
+def settle_by_count(request: ScoreRequest, topology: Topology, counted: Score,
+                    decided: bool) -> tuple[Score, list[str]]:
+    """The count with the blocks in doubt fitted to the counted result the request gives
+    (``fit.fit_record``), when seog decided the statuses of a finished position and the caller
+    overrode none (who says what lives has settled the count), else the blind count; with what
+    the fit found (``Score.record_fit``) and its note."""
+    if request.fit_to is None or not decided or request.overrides:
+        return counted, []
+    fit = fit_record(topology, counted.read, request.fit_to, request.rules, request.komi, request.handicap,
+                     dict(request.prisoners))
+    if fit.settled:
+        counted = count_request(request, topology, fit.statuses)
+    why = fit.why(lambda st: f"{COLOR_NAMES[st.color]} {_vertex(st.points[0], request.size)} "
+                             f"({len(st.points)} stone{'s' * (len(st.points) != 1)}, p(alive) {float(st.p_alive):.2f})")
+    return replace(counted, record_fit=fit.outcome, turned=fit.turned), [why] if why else []
 
 
 def record_gap(request: ScoreRequest, counted: Score) -> float | None:

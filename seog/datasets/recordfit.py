@@ -1,0 +1,118 @@
+"""The recorded result as evidence, measured: held-out positions right blind and fitted to the record.
+
+Every counted game of a held-out side is read blind (``from_game(..., ignore_result=True)``), then fitted to its recorded
+count (``scoring.fit.fit_record``); both readings are set against KataGo's (the teacher's dead
+stones, from the planes caches). The figures: positions all right blind and fitted, positions the
+fit mends and makes wrong, and positions it leaves to a person (no fit, or two about as good).
+
+    python -m seog.datasets.recordfit ../shared/data/kgs-6d-more.tar.xz ../shared/data/kgs-6d-train.tar.xz \\
+        --side hash --planes cache/planes-more.npz cache/planes-train.npz [--turns 3] [--clear 1.39] \\
+        [--out runs/recordfit-hash.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+
+
+def measure(games, model, truth, settings, log=None) -> dict:
+    """Figures over ``games`` ((id, SGF bytes) pairs) against ``truth`` (a ``recount.dead_by``)."""
+    import numpy as np
+
+    from seog.features import sgf
+    from seog.features.topology import analyze
+    from seog.scoring.fit import fit_record
+    from seog.scoring.request import from_game
+    from seog.scoring.result import parse_result
+    from seog.scoring.score import score as score_request
+
+    tally, named = Counter(), {"mended": [], "made wrong": [], "wrong, left": [], "declined": []}
+    seconds = []
+    for n, (gid, data) in enumerate(games, 1):
+        try:
+            game = sgf.loads(data)
+        except ValueError:
+            continue
+        record = parse_result(game.result)
+        if not record.counted:
+            continue
+        score = score_request(from_game(game, ignore_result=True), model)
+        if score.record_gap is None:
+            continue
+        dead_truth = truth(game, data, gid)
+        start = time.perf_counter()
+        fit = fit_record(analyze(game.board.grid), score.read, record.margin, score.rules, score.komi,
+                         score.handicap, dict(score.prisoners), settings)
+        seconds.append(time.perf_counter() - start)
+        stones = game.board.grid != 0
+
+        def wrong(statuses, dead_truth=dead_truth, stones=stones):
+            dead = np.zeros(game.board.grid.shape, dtype=bool)
+            for st in statuses:
+                if not st.alive:
+                    dead.flat[st.points] = True
+            return bool((dead != dead_truth)[stones].any())
+
+        blind, fitted = wrong(score.read), wrong(fit.statuses)
+        tally["positions"] += 1
+        tally[f"outcome {fit.outcome}"] += 1
+        tally["wrong blind"] += blind
+        tally["wrong fitted"] += fitted
+        tally["sure blocks turned"] += sum(1 for st in fit.statuses if st.doubt == "record")
+        if blind and not fitted:
+            named["mended"].append(gid)
+        if fitted and not blind:
+            named["made wrong"].append(gid)
+        if blind and fitted:
+            named["wrong, left"].append(f"{gid} ({fit.outcome})")
+        if fit.outcome in ("no fit", "ambiguous"):
+            named["declined"].append(f"{gid} ({fit.outcome}, {'wrong' if blind else 'right'} blind)")
+        if log and n % 200 == 0:
+            log(f"  {n} games read, {tally['positions']} counted")
+    p = max(tally["positions"], 1)
+    seconds.sort()
+    out = dict(tally)
+    out.update({"all right blind": round(1 - tally["wrong blind"] / p, 4),
+                "all right fitted": round(1 - tally["wrong fitted"] / p, 4),
+                "fit ms median": round(1000 * seconds[len(seconds) // 2], 2) if seconds else None,
+                "fit ms p90": round(1000 * seconds[int(len(seconds) * 0.9)], 2) if seconds else None,
+                **named})
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m seog.datasets.recordfit", description=__doc__.splitlines()[0])
+    p.add_argument("archives", nargs="+")
+    p.add_argument("--side", choices=["hash", "year"], default="hash")
+    p.add_argument("--model", default="seog/models/default.npz")
+    p.add_argument("--planes", nargs="+", required=True, help="planes caches holding the teacher's ownership")
+    p.add_argument("--turns", type=int, help="units turned at most (FitSettings.turns)")
+    p.add_argument("--units", type=int, help="the cheapest units searched (FitSettings.units)")
+    p.add_argument("--min-stones", type=int, help="units of fewer stones are not turned (FitSettings.min_stones)")
+    p.add_argument("--clear", type=float, help="the next fit must cost this much more, log-odds")
+    p.add_argument("--out", help="write the figures to this JSON file")
+    args = p.parse_args(argv)
+    from dataclasses import replace
+
+    from seog.classifiers import model_file
+    from seog.datasets.heldout import write_figures
+    from seog.datasets.recount import held_out_games, teacher_dead
+    from seog.scoring.fit import DEFAULT
+
+    settings = replace(DEFAULT, **{k: v for k, v in
+                                   (("turns", args.turns), ("units", args.units), ("clear", args.clear),
+                                    ("min_stones", args.min_stones)) if v is not None})
+    figures = {"side": args.side, "settings": {"turns": settings.turns, "units": settings.units,
+                                               "clear": round(settings.clear, 3), "floor": settings.floor,
+                                               "min_stones": settings.min_stones},
+               **measure(held_out_games(args.archives, args.side), model_file.load(args.model),
+                         teacher_dead(args.planes), settings, log=lambda m: print(m, file=sys.stderr))}
+    write_figures(figures, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
