@@ -42,19 +42,22 @@ def test_two_eyes_live():
 
 
 def test_nothing_dies_when_the_wall_has_no_life_of_its_own():
-    # Black fills the edge around White's ring: the ring has no eye either, so neither the
-    # inner group nor the outer one is dead for want of eyes (a race, not a one-sided kill).
+    # Black fills the edge around White's ring but for E1, a liberty both share: the ring has no
+    # eye either, so neither the inner group nor the outer one is dead for want of eyes (a race,
+    # not a one-sided kill).
     rows = [r.split() for r in RING.strip().splitlines()]
     for r, row in enumerate(rows):
         for c in range(9):
-            if r in (0, 8) or c in (0, 8):
+            if (r in (0, 8) or c in (0, 8)) and (r, c) != (8, 4):
                 row[c] = "X"
     topo = analyze(board("\n".join(" ".join(row) for row in rows)).grid)
     assert all(st.alive for st in eyeless_dead(topo, verdicts(topo)).values())
 
 
 def test_the_prisoner_in_a_dead_groups_eye_is_alive_again():
-    prisoner = RING.replace(". O X . X X . O .", ". O X O X X . O .")
+    # White's stone at D6 sits in Black's two-point eye (D6, E6), read dead: its capturers die
+    # for want of eyes, so it lives.
+    prisoner = RING.replace(". O X . X X . O .", ". O X O . X . O .")
     topo = analyze(board(prisoner).grid)
     stone = at(topo, 3, 3)
     out = eyeless_dead(topo, verdicts(topo, dead={stone.id}))
