@@ -8,9 +8,10 @@ import pytest
 from seog.features import coords
 from seog.features.board import Board
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+ROOT = Path(__file__).resolve().parent.parent  # the repository: tests run the same from any folder
+SHARED = ROOT.parent / "shared"
 DATA = SHARED / "data"
-EXAMPLES = Path(__file__).resolve().parent.parent / "seog" / "api" / "static" / "examples"  # the web page's games
+EXAMPLES = ROOT / "seog" / "api" / "static" / "examples"  # the web page's games
 
 # A corner seki: Black's block (A1, B1, A2, B2) and White's (A3-D3, D2, D1) share C1 and C2 and
 # have no eye, so whoever fills a shared liberty is taken.

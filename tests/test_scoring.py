@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from conftest import FALSE_EYE, LEFT_IN_NOTE, SEKI_WITH_EYES, STONES_LEFT_IN, TWO_WALLS, board, mask
+from conftest import FALSE_EYE, LEFT_IN_NOTE, ROOT, SEKI_WITH_EYES, STONES_LEFT_IN, TWO_WALLS, board, mask
 from seog.classifiers.status import static_statuses
 from seog.cli import main
 from seog.features import coords, sgf
@@ -152,7 +152,7 @@ def test_open_borders_get_a_note_and_a_line_of_dame_none():
     assert score_position(board("\n".join(["..X.O...."] * 9))).notes == []
     # Two columns: the border points touch a wall each, no point is open on all sides.
     assert score_position(board("\n".join(["..X..O..."] * 9))).notes == []
-    assert score_game(sgf.load("examples/gnugo-selfplay-19.sgf")).notes == []   # a finished game
+    assert score_game(sgf.load(ROOT / "examples" / "gnugo-selfplay-19.sgf")).notes == []   # a finished game
 
 
 # Black has thrown in at C6: the stone is in atari, but if White takes it at D6, Black plays C6
