@@ -14,7 +14,7 @@ from seog.datasets import labels
 from seog.features import sgf
 from seog.features.topology import analyze
 
-# White has a two-stone block (A1, B1) and a lone stone at G2; Black surrounds both.
+# White has a three-stone block (B2, A1, B1) and a lone stone at F1; Black surrounds both.
 CORNER = """
 . . X . . . .
 . . X . . . .
