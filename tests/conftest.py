@@ -8,9 +8,10 @@ import pytest
 from seog.features import coords
 from seog.features.board import Board
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+ROOT = Path(__file__).resolve().parent.parent  # the repository: tests run the same from any folder
+SHARED = ROOT.parent / "shared"
 DATA = SHARED / "data"
-EXAMPLES = Path(__file__).resolve().parent.parent / "seog" / "api" / "static" / "examples"  # the web page's games
+EXAMPLES = ROOT / "seog" / "api" / "static" / "examples"  # the web page's games
 
 # A corner seki: Black's block (A1, B1, A2, B2) and White's (A3-D3, D2, D1) share C1 and C2 and
 # have no eye, so whoever fills a shared liberty is taken.
@@ -34,6 +35,31 @@ STONES_LEFT_IN = ("(;GM[1]FF[4]SZ[9]KM[7.5]RU[Tromp-Taylor]AB[da][db][dc][dd][de
                   "AW[fa][fb][fc][fd][fe][ff][fg][fh][fi][bc];B[tt];W[tt])")
 LEFT_IN_NOTE = ("tromp-taylor rules count every stone on the board: 2 stones seog reads as dead (B7, H6) "
                 "count as they stand; capture them before the game ends to take them off")
+
+
+# A seki with eyes: Black's corner group (eye A7) and White's group (eye E7) share C7; the outer
+# walls live with eyes of their own. C1 is dame between the walls.
+SEKI_WITH_EYES = """
+    . X . O . O X
+    X X X O O O X
+    O O O X X X X
+    . O O X X . X
+    O . O X . X X
+    O O O X X X X
+    . O . X . X .
+"""
+
+# Black's stone at D7 is cut off in atari; C7 looks like Black's territory but Black must fill it
+# before White captures D7: a false eye on the edge.
+FALSE_EYE = """
+    . X . X O . .
+    . X X O O . .
+    X X O O . . .
+    . X O . . . .
+    X X O . . . .
+    . X O . . . .
+    . X O . . . .
+"""
 
 
 # Two walls on a 9x9 board, Black's on column D and White's on E: each side has two one-point
@@ -72,9 +98,41 @@ def setup_record(rows: list[str], result: str = "") -> str:
             f"AW{stones[coords.WHITE]})")
 
 
+# Three kos between two walls: Black can take at E8 and E2, White at D5 (17 stones each).
+TRIPLE_KO = """
+X . X X O O . . .
+. . X O . O . . .
+. . X X O O . . .
+. . X X O O . . .
+. . X . X O . . .
+. . X X O O . . .
+. . X X O O . . .
+. . X O . O . . .
+. . X X O O . . .
+"""
+# Each side takes in turn where the simple-ko rule lets it; the sixth capture brings back the
+# position the cycle started from, with Black to move.
+CYCLE = ["play b E8", "play w D5", "play b E2", "play w D8", "play b E5", "play w D2"]
+
+
 def board(picture: str) -> Board:
     """A board from a picture: X black, O white, . empty; rows top to bottom."""
     return Board.from_rows(picture)
+
+
+def moves_of(picture: str) -> list[str]:
+    """GTP play commands that build ``picture`` by alternating colours, White passing when done."""
+    b = board(picture)
+    stones = {"X": [], "O": []}
+    for r, row in enumerate(b.to_rows()):
+        for c, ch in enumerate(row):
+            if ch in stones:
+                stones[ch].append(coords.rc_to_gtp(r, c, b.size))
+    out = []
+    whites = stones["O"] + ["pass"] * (len(stones["X"]) - len(stones["O"]))
+    for x, o in zip(stones["X"], whites):
+        out += [f"play b {x}", f"play w {o}"]
+    return out + ["play b pass", "play w pass"]
 
 
 def verdicts(topo, dead=()) -> dict:
@@ -125,8 +183,9 @@ def decided_game(folder: str, name: str):
 
 @pytest.fixture
 def one_torch_thread():
-    """Tiny nets train fastest on one thread, and the machine is shared."""
-    import torch
+    """Tiny nets train fastest on one thread, and the machine is shared. Skips where torch is
+    not installed (serving needs none; only training does)."""
+    torch = pytest.importorskip("torch", reason="training needs torch, which is not installed")
     before = torch.get_num_threads()
     torch.set_num_threads(1)
     yield

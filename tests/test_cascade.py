@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from conftest import board
-from seog.classifiers import model_file, train
+from seog.classifiers import model_file
 from seog.classifiers.cascade import classify, dynamic_inputs
 from seog.classifiers.mlp import Net
 from seog.classifiers.model_file import Model
@@ -14,7 +14,13 @@ from seog.features import vector
 from seog.features.scaling import Scaler
 from seog.features.topology import analyze
 
-pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+@pytest.fixture
+def train(one_torch_thread):
+    """The trainer (torch): its tests skip where torch is not installed, the numpy ones run."""
+    from seog.classifiers import train
+
+    return train
 
 # Four lone groups in open space, none settled by the static pass: a corner stone (2 liberties),
 # a stone on the edge (3), a three-stone wall on the edge (5) and a two-stone group in the centre (6).
@@ -136,7 +142,7 @@ def relay_cache(n_pos=60, pairs=10, seed=0):
             "positions": np.array([f"pos{i}" for i in range(n_pos)])}
 
 
-def test_a_second_net_learns_what_only_the_related_blocks_show():
+def test_a_second_net_learns_what_only_the_related_blocks_show(train):
     cache = relay_cache()
     config = train.TrainConfig(method="impro", hidden=4, max_epochs=400, patience=100)
     result = train.train_cascade(cache, ["f0", "clear", "f2"], config, nets=2, seed=1)
@@ -147,7 +153,7 @@ def test_a_second_net_learns_what_only_the_related_blocks_show():
     assert result.model.layout == [[3, 4, 1], [10, 4, 1]]
 
 
-def test_a_trained_cascade_saves_and_predicts_the_same_with_numpy(tmp_path):
+def test_a_trained_cascade_saves_and_predicts_the_same_with_numpy(tmp_path, train):
     cache = relay_cache(n_pos=20)
     config = train.TrainConfig(method="rprop", hidden=3, max_epochs=30)
     result = train.train_cascade(cache, ["f0", "clear", "f2"], config, nets=2, seed=2,
@@ -163,7 +169,7 @@ def test_a_trained_cascade_saves_and_predicts_the_same_with_numpy(tmp_path):
     assert np.sqrt(np.mean((p - cache["y"][test]) ** 2)) == pytest.approx(result.nets[0].test_rms, abs=1e-5)
 
 
-def test_a_cascade_given_its_rows_learns_from_those_alone():
+def test_a_cascade_given_its_rows_learns_from_those_alone(train):
     """The rows a caller chooses (a held-out side left out) are the rows trained and tested on:
     the split of the whole cache is not used."""
     cache = relay_cache(n_pos=40)
@@ -179,7 +185,7 @@ def test_a_cascade_given_its_rows_learns_from_those_alone():
     assert np.sqrt(np.mean((p - cache["y"][rows[1]]) ** 2)) == pytest.approx(result.nets[0].test_rms, abs=1e-5)
 
 
-def test_the_position_split_keeps_each_position_on_one_side():
+def test_the_position_split_keeps_each_position_on_one_side(train):
     cache = relay_cache(n_pos=40)
     cache["static"][::7] = 1  # settled rows never train
     tr, te = train.split_rows(cache, games=30)
@@ -190,8 +196,9 @@ def test_the_position_split_keeps_each_position_on_one_side():
     assert len(te) == (len(tr) + len(te)) // 10
 
 
-def test_solved_examples_sit_out_and_come_back_when_refreshed():
+def test_solved_examples_sit_out_and_come_back_when_refreshed(train):
     import torch
+
     active = torch.tensor([True, True, True, False])
     idx = torch.tensor([0, 1, 2])
     sq = torch.tensor([0.0001, 0.5, 0.0001])  # rows 0 and 2 solved (error 0.01 < 0.05)
@@ -205,7 +212,7 @@ def test_solved_examples_sit_out_and_come_back_when_refreshed():
 
 @pytest.mark.parametrize("flags", [dict(drop_solved=True, refresh_dropped=True, start_on_half_training_set=True),
                                    dict(drop_solved=True)])
-def test_training_with_the_skipping_flags_still_learns(flags):
+def test_training_with_the_skipping_flags_still_learns(flags, train):
     cache = relay_cache()
     tr, te = train.split_rows(cache)
     x = cache["X"].astype(float)
@@ -216,7 +223,7 @@ def test_training_with_the_skipping_flags_still_learns(flags):
     assert result.test_rms < 0.15
 
 
-def test_seog_train_writes_curves_plots_summary_and_a_loadable_model(tmp_path, capsys):
+def test_seog_train_writes_curves_plots_summary_and_a_loadable_model(tmp_path, capsys, train):
     from seog.cli import main
 
     names = vector.SET_A
@@ -250,7 +257,7 @@ def test_seog_train_writes_curves_plots_summary_and_a_loadable_model(tmp_path, c
     assert f"{tmp_path / 'cache.npz'} picks neighbours by ids, seog now by features" in err
 
 
-def test_seog_train_names_a_missing_cache_or_a_bad_method(tmp_path, capsys):
+def test_seog_train_names_a_missing_cache_or_a_bad_method(tmp_path, capsys, train):
     from seog.cli import main
 
     assert main(["train", "--cache", str(tmp_path / "none.npz")]) == 1  # the path and why, not '[Errno 2] ...'

@@ -42,19 +42,22 @@ def test_two_eyes_live():
 
 
 def test_nothing_dies_when_the_wall_has_no_life_of_its_own():
-    # Black fills the edge around White's ring: the ring has no eye either, so neither the
-    # inner group nor the outer one is dead for want of eyes (a race, not a one-sided kill).
+    # Black fills the edge around White's ring but for E1, a liberty both share: the ring has no
+    # eye either, so neither the inner group nor the outer one is dead for want of eyes (a race,
+    # not a one-sided kill).
     rows = [r.split() for r in RING.strip().splitlines()]
     for r, row in enumerate(rows):
         for c in range(9):
-            if r in (0, 8) or c in (0, 8):
+            if (r in (0, 8) or c in (0, 8)) and (r, c) != (8, 4):
                 row[c] = "X"
     topo = analyze(board("\n".join(" ".join(row) for row in rows)).grid)
     assert all(st.alive for st in eyeless_dead(topo, verdicts(topo)).values())
 
 
 def test_the_prisoner_in_a_dead_groups_eye_is_alive_again():
-    prisoner = RING.replace(". O X . X X . O .", ". O X O X X . O .")
+    # White's stone at D6 sits in Black's two-point eye (D6, E6), read dead: its capturers die
+    # for want of eyes, so it lives.
+    prisoner = RING.replace(". O X . X X . O .", ". O X O . X . O .")
     topo = analyze(board(prisoner).grid)
     stone = at(topo, 3, 3)
     out = eyeless_dead(topo, verdicts(topo, dead={stone.id}))
@@ -213,10 +216,10 @@ def test_the_eye_a_prisoner_in_atari_leaves_depends_on_its_shape(picture, outsid
     assert _taken_eyes(topo, white.color, [white.id], alive, 5) == []  # four stones, fewer than taken_min
 
 
-# Black's ring (C7-G7 and around) encloses one region, C6, D6, C5, D5, E5 and D4: a flower six
-# (the cross around D5, and C6 between two of its arms). White's five stones there are one block
-# on its vital point D5, in atari at E5. Taken, the space is White's to play in first, and a
-# stone on D5 leaves Black one eye: Black dies inside White's living wall.
+# Black's ring (C7-G7 and around) encloses one region, D6, E6, D5, E5, F5 and E4: a flower six
+# (the cross around E5, and D6 between two of its arms). White's five stones there are one block
+# on its vital point E5, in atari at F5. Taken, the space is White's to play in first, and a
+# stone on E5 leaves Black one eye: Black dies inside White's living wall.
 FLOWER_SIX = """
     . . . . . . . . .
     . O O O O O O O .
@@ -240,7 +243,7 @@ def test_a_group_around_a_flower_six_of_prisoners_on_its_vital_point_is_dead():
 
 
 def test_a_flower_six_whose_vital_point_is_empty_leaves_room_for_two_eyes():
-    # White's three stones at C6, D6 and C5 leave D5 empty: Black plays there first and lives.
+    # White's three stones at D6, E6 and D5 leave E5 empty: Black plays there first and lives.
     open_vital = FLOWER_SIX.replace(". O X O O . X O .", ". O X O . . X O .").replace(
         ". O X X O X X O .", ". O X X . X X O .")
     topo = analyze(board(open_vital).grid)
@@ -364,7 +367,7 @@ def test_the_wall_of_our_9x9_example_lives_by_its_big_eye():
     assert not out[b4].alive and out[b4].source == "big-eye"
 
 
-# Black's eight stones wall off the top-left corner: nine points, White's lone stone on B8 inside.
+# Black's seven stones wall off the top-left corner: nine points, White's lone stone on B8 inside.
 CORNER_ROOM = """
     . . . X O . . . .
     . O . X O . . . .

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conftest import LEFT_IN_NOTE, STONES_LEFT_IN, board
+from conftest import CYCLE, LEFT_IN_NOTE, STONES_LEFT_IN, TRIPLE_KO, board, moves_of
 from seog.features import coords
 from seog.gtp.client import EngineRefused, GtpEngine, parse_reply
 from seog.gtp.referee import GtpReferee, Referee
@@ -27,21 +27,6 @@ X X X X O O O
 X X X X O O O
 . X . X O . .
 """
-
-
-def moves_of(picture: str) -> list[str]:
-    """GTP play commands that build ``picture`` by alternating colours, White passing when done."""
-    b = board(picture)
-    stones = {"X": [], "O": []}
-    for r, row in enumerate(b.to_rows()):
-        for c, ch in enumerate(row):
-            if ch in stones:
-                stones[ch].append(coords.rc_to_gtp(r, c, b.size))
-    out = []
-    whites = stones["O"] + ["pass"] * (len(stones["X"]) - len(stones["O"]))
-    for x, o in zip(stones["X"], whites):
-        out += [f"play b {x}", f"play w {o}"]
-    return out + ["play b pass", "play w pass"]
 
 
 def reply(gtp: GtpReferee, line: str) -> str:
@@ -119,23 +104,6 @@ def test_ko_cannot_be_retaken_at_once(gtp):
     ok(gtp, "play b E2")
     ok(gtp, "play w B4")  # after a move elsewhere the retake is fine
     assert gtp.referee.board.prisoners[coords.WHITE] == 1
-
-
-# Three kos between two walls: Black can take at E8 and E2, White at D5 (17 stones each).
-TRIPLE_KO = """
-X . X X O O . . .
-. . X O . O . . .
-. . X X O O . . .
-. . X X O O . . .
-. . X . X O . . .
-. . X X O O . . .
-. . X X O O . . .
-. . X O . O . . .
-. . X X O O . . .
-"""
-# Each side takes in turn where the simple-ko rule lets it; the sixth capture brings back the
-# position the cycle started from, with Black to move.
-CYCLE = ["play b E8", "play w D5", "play b E2", "play w D8", "play b E5", "play w D2"]
 
 
 def test_superko_forbids_the_move_that_closes_a_triple_ko_cycle(gtp):

@@ -4,7 +4,6 @@ import gzip
 import json
 import sys
 import textwrap
-import time
 
 import numpy as np
 import pytest
@@ -15,7 +14,7 @@ from seog.datasets import labels
 from seog.features import sgf
 from seog.features.topology import analyze
 
-# White has a two-stone block (A1, B1) and a lone stone at G2; Black surrounds both.
+# White has a three-stone block (B2, A1, B1) and a lone stone at F1; Black surrounds both.
 CORNER = """
 . . X . . . .
 . . X . . . .
@@ -142,7 +141,6 @@ def hanging_teacher(tmp_path, once: bool, timeout: float = 0.5) -> labels.GtpTea
 
 
 def test_engine_that_hangs_once_is_restarted_for_the_next_game(tmp_path):
-    start = time.monotonic()
     # the restarted engine must start and answer in time on a loaded machine too: with both
     # cores busy training, a fresh interpreter took over 2 s to answer; 4 s
     with hanging_teacher(tmp_path, once=True, timeout=4.0) as teacher:
@@ -150,11 +148,10 @@ def test_engine_that_hangs_once_is_restarted_for_the_next_game(tmp_path):
             teacher.dead(wall(), 9, game="wall.sgf")
         dead, _ = teacher.dead(wall(), 9, game="wall.sgf")
     assert str(hung.value) == ("fake did not answer 'final_status_list dead' within 4 s; fake restarted")
-    assert labels.sgf_points(dead) == ["cc"] and time.monotonic() - start < 30
+    assert labels.sgf_points(dead) == ["cc"]
 
 
 def test_engine_that_keeps_hanging_is_dropped_after_three_games(tmp_path):
-    start = time.monotonic()
     with hanging_teacher(tmp_path, once=False) as teacher:
         answers = []
         for _ in range(4):
@@ -164,7 +161,7 @@ def test_engine_that_keeps_hanging_is_dropped_after_three_games(tmp_path):
     assert answers[1].endswith("; fake restarted")
     assert answers[2].endswith("; fake dropped for the rest of the run (3 positions in a row without an answer)")
     assert answers[3] == "fake was dropped for the rest of the run (3 positions in a row without an answer)"
-    assert not teacher.engines and time.monotonic() - start < 30
+    assert not teacher.engines
 
 
 @pytest.mark.slow

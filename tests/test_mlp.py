@@ -2,10 +2,13 @@
 
 import numpy as np
 import pytest
-import torch
 
 from seog.classifiers.mlp import Net, layer_sizes, topology_name
-from seog.classifiers.train import to_numpy_net, torch_net
+
+torch = pytest.importorskip("torch", reason="the numpy net is checked against the torch net it was trained as, "
+                            "and torch is not installed")
+
+from seog.classifiers.train import to_numpy_net, torch_net  # noqa: E402 (needs torch)
 
 
 @pytest.mark.parametrize("inputs, hidden, layers, name", [

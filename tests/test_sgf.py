@@ -331,16 +331,13 @@ def short_variations(count: int) -> bytes:
     return b"(;GM[1]SZ[19]" + b"(;B[aa];W[bb])" * count + b")"
 
 
-def test_a_file_of_short_variations_is_refused_at_the_node_limit_in_a_fraction_of_a_second():
+def test_a_file_of_short_variations_is_refused_at_the_node_limit():
     """sgfmill keeps every token and node: counted on its tree, 10 MB of these cost 13 s and
-    1.1 GB. Counted while reading, the read stops at the limit."""
-    import time
-
+    1.1 GB. Counted while reading, the read stops at the limit (its seconds:
+    benchmarks/bench_deadlines.py)."""
     data = short_variations(290_000)  # 4.1 MB, under the byte limit: 580,001 nodes
-    start = time.perf_counter()
     with pytest.raises(SgfError, match=f"^the record has 580001 nodes; at most {sgf.MAX_NODES} are read"):
         sgf.loads(data)
-    assert time.perf_counter() - start < 2.0  # ~0.1 s
 
 
 def test_a_file_over_the_byte_limit_is_refused_without_being_read_whole(tmp_path):

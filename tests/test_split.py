@@ -163,8 +163,10 @@ def test_calibration_factor_sharpens_modest_probabilities():
 
 
 def test_held_out_measure_names_a_missing_cache(tmp_path, capsys):
+    from seog.classifiers.model_file import DEFAULT_MODEL
     from seog.datasets.heldout import main
-    assert main(["--planes", str(tmp_path / "nope.npz")]) == 2
+    # the shipped model by its path: --model's default is relative to the repository root
+    assert main(["--model", str(DEFAULT_MODEL), "--planes", str(tmp_path / "nope.npz")]) == 2
     assert "not a planes cache" in capsys.readouterr().err
 
 

@@ -110,30 +110,30 @@ def test_looking_at_the_borders_again_does_not_read_the_board_again(monkeypatch)
 
 def test_a_counted_record_stays_finished_whatever_the_eye_shape_rules_close():
     """The 9x9 case's record holds a count (B+39): the players finished it, and the eye-shape
-    rule may decide its white group (flagged against the sure reader). The same board posted
-    without a record has open borders once that rule is left out: it is answered as unfinished,
-    the white group alive as the reader reads it."""
+    rule decides its white group, flagged against the sure reader, so the count asks a person
+    to look. The same board posted without a record has open borders once that rule is left
+    out: it is answered as unfinished, the white group alive as the reader reads it."""
     game = sgf.load(shared_dir("cases") / "gnugo-9x9-living-group-called-dead.sgf")
     d9 = gtp_to_index("D9", 9)
     recorded = score_game(game)
     assert recorded.finished and recorded.unfinished == ""
     group = next(st for st in recorded.blocks if d9 in st.points.tolist())
-    assert group.alive or group.uncertain
+    assert group.source in EYE_SHAPE_RULES and group.uncertain and recorded.in_doubt
     posted = score_position(game.board, rules="japanese", komi=game.komi)
     assert posted.unfinished == "open borders"
     group = next(st for st in posted.blocks if d9 in st.points.tolist())
     assert group.alive and group.source not in EYE_SHAPE_RULES
 
 
-def test_living_9x9_group_is_alive_or_flagged():
-    """GNU Go against GNU Go: the white group D9-E9-E8-E7-E6-F6 lives (owl_attack D9 is 0) and
-    the board is B+4; the nets read it alive. It must be counted alive, or flagged."""
+@pytest.mark.xfail(strict=True, reason="the eye-shape rule reads the group dead against the nets (flagged: "
+                   "test_a_counted_record_stays_finished_whatever_the_eye_shape_rules_close)")
+def test_living_9x9_group_is_counted_alive():
+    """GNU Go against GNU Go: the white group D9-E9-E8-E7-E6-F6 lives (owl_attack D9 is 0, owl_defend
+    D9 1) and the board is B+4 (GNU Go's final_score); the nets read it alive."""
     game = sgf.load(shared_dir("cases") / "gnugo-9x9-living-group-called-dead.sgf")
     score = score_game(game)
     block = next(st for st in score.blocks if gtp_to_index("D9", 9) in st.points.tolist())
-    assert block.alive or block.uncertain
-    if block.alive:
-        assert score.result == "B+4"
+    assert block.alive and score.result == "B+4"
 
 
 def test_open_board_is_unfinished_and_skips_the_eye_shape_rules():

@@ -11,6 +11,8 @@ as KGS servers send it to engines), ``seog-score`` (the scored board as text) an
 
 ``final_score`` answers in the standard form (``= B+3.5``) even when the position is not a
 finished one; that its count is then an estimate, and why, goes to the log (standard error).
+Under rules without superko (Japanese, Korean) a game that made one position for the third time
+went round a ko cycle: it has no result, and ``final_score`` answers ``Void`` (SGF's RE for it).
 """
 
 from __future__ import annotations
@@ -139,6 +141,13 @@ class Referee:
         if self.rules.superko == "positional":
             return self._seen[(stones, BLACK)] + self._seen[(stones, WHITE)] > 0
         return self.rules.superko == "situational" and self._seen[key] > 0
+
+    @property
+    def void(self) -> bool:
+        """Has the game no result: under rules without superko (Japanese, Korean), a position made
+        for the third time with the same side to move (a triple ko or another cycle that neither
+        side broke)?"""
+        return self.rules.superko == "none" and max(self._seen.values(), default=0) >= 3
 
     def repetitions(self) -> int:
         """How often the current position, with the same side to move, has occurred in the game
@@ -429,6 +438,10 @@ class GtpReferee:
         return "\n" + "\n".join(lines)
 
     def _final_score(self, args: list[str]) -> str:
+        if self.referee.void:
+            print(f"seog: final_score Void: a position was made for the third time (a ko cycle), no result "
+                  f"under {self.referee.rules.name} rules", file=self.log or sys.stderr, flush=True)
+            return "Void"
         score = self._score()
         if not score.finished:
             print(f"seog: final_score {score.result} is an estimate: not finished ({score.unfinished})",
