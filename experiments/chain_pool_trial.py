@@ -4,7 +4,7 @@ that share a liberty, ``topology.chains``), so that one layer carries news acros
 of blocks rather than one block at a time. Does the reader miss groups because its pooling stops
 at a block's edge?
 
-    python tools/chain_pool_trial.py --planes cache/planes-more.npz cache/planes-train.npz \\
+    python experiments/chain_pool_trial.py --planes cache/planes-more.npz cache/planes-train.npz \\
         cache/planes-selfplay.npz --record runs/chain-pool.json      # 10 min on 2 cores
 
 The figures are the trainer's (``train_refiner.held_out``: the reader alone, one pass), beside

@@ -2,7 +2,7 @@
 the reader miss whose turn it is? KataGo read every archive position with the player after the
 last move (trailing passes left out) to move, and a race or a ko can turn on that.
 
-    python tools/turn_plane_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
+    python experiments/turn_plane_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
         cache/planes-selfplay.npz --record runs/turn-plane.json      # 7 min on 2 cores
 
 The side to move of each cache row is read again from its game (the archives under

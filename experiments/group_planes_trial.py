@@ -3,7 +3,7 @@
 the reader miss how short of liberties and of eyes a whole group is? The planes it reads now give
 each block's own liberties only.
 
-    python tools/group_planes_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
+    python experiments/group_planes_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
         cache/planes-selfplay.npz --record runs/group-planes.json      # 9 min on 2 cores
 
 A chain is the blocks of one colour that share a liberty (``topology.chains``); a small eye is a
