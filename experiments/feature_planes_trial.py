@@ -9,7 +9,7 @@ the features themselves than from the verdict the cascade makes of them?
 
 A block's features read its own colour's side of the board, so a colour swap in training
 leaves them. The figures are the trainer's (``train_refiner.held_out``: the reader alone, one
-pass), beside those of the same recipe without the planes in docs/model.md.
+pass), beside those of the same recipe without the planes in docs/trials.md.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ A chain is the blocks of one colour that share a liberty (``topology.chains``); 
 region of three points or fewer that the chain's blocks enclose alone (``topology.cers``). The
 planes are colour-blind, so a colour swap in training leaves them. The figures are the trainer's
 (``train_refiner.held_out``: the reader alone, one pass), beside those of the same recipe without
-the planes in docs/model.md.
+the planes in docs/trials.md.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ their finished games.
         cache/planes-selfplay.npz --record runs/no-cascade.json                        # 7 min
 
 The figures are the trainer's (``train_refiner.held_out``: the reader alone, one pass), beside
-those of the shipped recipe in docs/model.md; the "cascade" figures of the record read the
+those of the shipped recipe in docs/trials.md; the "cascade" figures of the record read the
 zeroed plane and mean nothing here.
 """
 

@@ -12,7 +12,7 @@ The reader runs once per position (``status.read``); each setting then runs the 
 (``status.apply_rules``) on its verdicts, so a row differs from the shipped one by the rules
 alone. A setting moves from the shipped value only when another puts more positions right than
 wrong on ``hash`` and ``small`` together (as the rules are chosen), none wrong on ``year``
-(docs/model.md, "Settings").
+(docs/trials.md, "Settings").
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ the finished positions it gets wrong on the hash side turn on blocks of one to f
 The search is ``features.reading.Reader`` (12 plies, 70 positions a block, at most 1,000 a
 board). The planes are colour-blind, so a colour swap in training leaves them. The figures are
 the trainer's (``train_refiner.held_out``: the reader alone, one pass), beside those of the same
-recipe without the planes in docs/model.md.
+recipe without the planes in docs/trials.md.
 """
 
 from __future__ import annotations

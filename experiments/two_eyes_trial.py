@@ -10,7 +10,7 @@ and wrong against KataGo's read.
 
 The shipped rule (``eyespace.enclosed_alive``) also asks that every liberty of the group lie in
 those eyes, so that the opponent can only play inside them; it is off, as it changes nothing on
-the held-out sides (docs/model.md, "Which rules run, and why").
+the held-out sides (docs/trials.md, "Which rules run, and why").
 """
 
 from __future__ import annotations
