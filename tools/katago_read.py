@@ -3,7 +3,7 @@
 For each named position of a dev folder (SGF + NAME.json with the marks), KataGo's analysis
 engine reads the game's real move sequence with ``--visits`` visits and its ownership map; a
 block is alive for KataGo when its mean ownership has the block's sign. Prints every block
-where KataGo, the marks and seog do not all agree, so ``docs/model.md`` can say who is right.
+where KataGo, the marks and seog do not all agree, so the docs can say who is right.
 
     python tools/katago_read.py --katago PATH/AppRun --model PATH/b10c384h6nbttflrs.bin.gz \\
         --config katago.cfg --visits 32 2017-01-06-18 2017-03-29-29 ...

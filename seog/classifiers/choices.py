@@ -2,7 +2,7 @@
 and the margins that flag a block in doubt.
 
 The rules a model keeps are in its meta (``rules``; ``status.model_rules``), so that a reader
-and the rules chosen with it travel together. ``docs/model.md`` gives the held-out figures
+and the rules chosen with it travel together. ``docs/trials.md`` gives the held-out figures
 behind each choice (``python -m seog.datasets.heldout``).
 
     python -m seog.classifiers.choices seog/models/default.npz --rules eyespace \\

@@ -37,7 +37,7 @@ class PassSettings:
     # tactical reading (``classifiers.reading``; the search is ``features.reading``)
     read_min_stones: int = 4  # smaller are left to the nets: read, 1-3 stones disagreed with KataGo 53 of 62
     read_max_liberties: int = 3  # blocks with more are not read; 2 and 4 put no more hash positions right
-    read_max_chain_liberties: int = 5  # more: the chain connects out; 3-8 tie on hash (tools/settings_sweep.py)
+    read_max_chain_liberties: int = 5  # more: the chain connects out; 3-8 tie on hash (experiments/settings_sweep.py)
     read_depth: int = search.DEPTH  # plies the search looks ahead; 8-16 put no more hash positions right
     read_nodes: int = search.NODES  # positions searched per block; the longest hash-side proof takes 66
     read_position_nodes: int = search.POSITION_NODES  # and per position; the worst dev position: about 17 ms

@@ -39,7 +39,7 @@ class Feature:
 
 
 # The 33 most relevant features on the training archive, best first: mean rank of mutual information and
-# random-forest permutation importance over 13,974 unsettled blocks of 400 games (tools/feature_relevance.py;
+# random-forest permutation importance over 13,974 unsettled blocks of 400 games (experiments/feature_relevance.py;
 # the table is in docs/features.md). SET_A below is re-sorted into registry order.
 SET_A: list[str] = [
     "chain_estimated_adj_terr", "chain_adj_cer_num", "pacer_average_power", "chain_size",

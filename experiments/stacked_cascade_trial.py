@@ -11,7 +11,7 @@ Both readers are saved with the final cascade, as model files the held-out measu
 
     python -m seog.datasets.cache ../shared/data/kgs-6d-train.tar.xz \
         --teacher ../shared/data/kgs-6d-train-katago.jsonl.gz --out cache/train.npz --workers 2   # 3 min
-    python tools/stacked_cascade_trial.py --cache cache/train.npz --planes cache/planes-more.npz \
+    python experiments/stacked_cascade_trial.py --cache cache/train.npz --planes cache/planes-more.npz \
         cache/planes-train.npz cache/planes-selfplay.npz --out runs/stack                          # 40 min
 
 writes ``runs/stack-cascade.npz`` (the final cascade), ``runs/stack-final.npz`` and

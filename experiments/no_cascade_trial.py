@@ -5,11 +5,11 @@ features and nets (a third of a position's scoring time) would leave the default
 held-out sides would no longer reach the reader through a cascade that learnt from most of
 their finished games.
 
-    python tools/no_cascade_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
+    python experiments/no_cascade_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
         cache/planes-selfplay.npz --record runs/no-cascade.json                        # 7 min
 
 The figures are the trainer's (``train_refiner.held_out``: the reader alone, one pass), beside
-those of the shipped recipe in docs/model.md; the "cascade" figures of the record read the
+those of the shipped recipe in docs/trials.md; the "cascade" figures of the record read the
 zeroed plane and mean nothing here.
 """
 

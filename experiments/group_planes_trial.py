@@ -3,14 +3,14 @@
 the reader miss how short of liberties and of eyes a whole group is? The planes it reads now give
 each block's own liberties only.
 
-    python tools/group_planes_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
+    python experiments/group_planes_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
         cache/planes-selfplay.npz --record runs/group-planes.json      # 9 min on 2 cores
 
 A chain is the blocks of one colour that share a liberty (``topology.chains``); a small eye is a
 region of three points or fewer that the chain's blocks enclose alone (``topology.cers``). The
 planes are colour-blind, so a colour swap in training leaves them. The figures are the trainer's
 (``train_refiner.held_out``: the reader alone, one pass), beside those of the same recipe without
-the planes in docs/model.md.
+the planes in docs/trials.md.
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@ readers that learnt on different cascades or data would give. Each model reads t
 (static pass, its cascade, its reader, its calibration); a block is in doubt when one of them
 doubts it or they part on its side of 0.5. Prints, per side, the finished positions each model
 gets wrong through its own path, those the mean gets wrong, how many it flags, and the wrong ones
-among the positions the shipped cascade never learnt from (``tools/cascade_seen_split.py``).
+among the positions the shipped cascade never learnt from (``experiments/cascade_seen_split.py``).
 
-    python tools/reader_mean_trial.py --models runs/cand-stack-final.npz runs/cand-ecas.npz \\
+    python experiments/reader_mean_trial.py --models runs/cand-stack-final.npz runs/cand-ecas.npz \\
         runs/cand-early.npz --planes cache/planes-more.npz cache/planes-train.npz \\
         cache/planes-selfplay.npz --small cache/planes-small.npz --cache cache/train.npz      # 1 min
 """

@@ -4,7 +4,7 @@ the cascade's feature cache it trained on, those it kept back (every 10th positi
 recorded result). Positions wrong through the product's path (reader, rules) and for the cascade
 alone, against KataGo's read, and the positions the product flags (a block in doubt; no record).
 
-    python tools/cascade_seen_split.py --model seog/models/default.npz --cache cache/train.npz \
+    python experiments/cascade_seen_split.py --model seog/models/default.npz --cache cache/train.npz \
         --planes cache/planes-more.npz cache/planes-train.npz cache/planes-selfplay.npz
 
 ``--cache`` must be the cache the cascade learnt from, or one built the same way (the same

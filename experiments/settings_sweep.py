@@ -4,15 +4,15 @@ the wrong positions (a block KataGo reads otherwise), wrong stones and the rules
 and the finished positions flagged and wrong ones flagged (the race check's setting moves flags
 alone).
 
-    python tools/settings_sweep.py --planes cache/planes-more.npz cache/planes-train.npz \
+    python experiments/settings_sweep.py --planes cache/planes-more.npz cache/planes-train.npz \
         cache/planes-selfplay.npz --side hash                                        # 3 min on 2 cores
-    python tools/settings_sweep.py --planes cache/planes-small.npz --side all
+    python experiments/settings_sweep.py --planes cache/planes-small.npz --side all
 
 The reader runs once per position (``status.read``); each setting then runs the model's rules
 (``status.apply_rules``) on its verdicts, so a row differs from the shipped one by the rules
 alone. A setting moves from the shipped value only when another puts more positions right than
 wrong on ``hash`` and ``small`` together (as the rules are chosen), none wrong on ``year``
-(docs/model.md, "Settings").
+(docs/trials.md, "Settings").
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ mutual information with the label (scikit-learn, per feature) and permutation im
 random forest on held-out games (accuracy drop when a column is shuffled). The features are
 ranked by the mean of their two ranks; the top 33 is the candidate set A.
 
-    python tools/feature_relevance.py --games 400 [--json out.json]
+    python experiments/feature_relevance.py --games 400 [--json out.json]
 
 Never run it on the dev sets (kgs-2017-q1 and the other folders of ../shared/data).
 """

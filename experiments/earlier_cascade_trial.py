@@ -1,7 +1,7 @@
 """The cascade taught on positions a few moves before the end of counted games as well: four
 times the positions, each labelled by the ownership of its game's last position (a block taken
 off in the last moves dead, one still there with its fate at the end). The "final" recipe of
-``tools/stacked_cascade_trial.py`` otherwise: the cascade learns from the training side alone
+``experiments/stacked_cascade_trial.py`` otherwise: the cascade learns from the training side alone
 and the reader (32 x 6) from its verdicts on the usual planes (last positions only). A tenth of
 the training side's games, by a hash of the game's id, stop each net (all of a game's positions
 on one side of that cut). With ``--folds K`` the reader learns instead from out-of-fold
@@ -15,10 +15,10 @@ in place of set A.
     python -m seog.datasets.cache ../shared/data/kgs-6d-more.tar.xz \\
         --ownership ../shared/data/kgs-6d-more-katago.npz --back 4 10 20 \\
         --out cache/more8-back.npz --workers 2                                              # 3 min
-    python tools/earlier_cascade_trial.py --caches cache/more8-back.npz cache/train.npz \\
+    python experiments/earlier_cascade_trial.py --caches cache/more8-back.npz cache/train.npz \\
         --labels ../shared/data/kgs-6d-more-katago.npz --planes cache/planes-more.npz \\
         cache/planes-train.npz cache/planes-selfplay.npz --out runs/ecas                     # 21 min
-    python tools/earlier_cascade_trial.py ... --cascade runs/ecas-cascade.npz --folds 2 --out runs/ecas2
+    python experiments/earlier_cascade_trial.py ... --cascade runs/ecas-cascade.npz --folds 2 --out runs/ecas2
 
 The second cache adds the training side's games the ownership file does not label (their
 last positions, KataGo's 1-visit read). Writes ``runs/ecas-cache.npz`` (the two joined),

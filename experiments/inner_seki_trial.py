@@ -4,9 +4,9 @@ are alive when neither side, moving first, can capture the other (the capture se
 ``features.reading``). Run after the model's rules; prints, per side, the finished positions
 wrong against KataGo's read before and after, and those it puts right and wrong.
 
-    python tools/inner_seki_trial.py --model seog/models/default.npz --planes cache/planes-more.npz \\
+    python experiments/inner_seki_trial.py --model seog/models/default.npz --planes cache/planes-more.npz \\
         cache/planes-train.npz cache/planes-selfplay.npz --side hash                 # 1 min
-    python tools/inner_seki_trial.py --model seog/models/default.npz --planes cache/planes-small.npz --side all
+    python experiments/inner_seki_trial.py --model seog/models/default.npz --planes cache/planes-small.npz --side all
 """
 
 from __future__ import annotations

@@ -1,15 +1,15 @@
 """The shipped reader's recipe with the SEOG feature vector as input planes: the 33 features of
 set A that the cascade reads (scaled as the cascade scales them, to [0, 1]) on the stones of
 every block, beside the cascade's one probability. The reader reads finished boards far worse
-without the cascade's verdicts (``tools/no_cascade_trial.py``): does it read them better from
+without the cascade's verdicts (``experiments/no_cascade_trial.py``): does it read them better from
 the features themselves than from the verdict the cascade makes of them?
 
-    python tools/feature_planes_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
+    python experiments/feature_planes_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
         cache/planes-selfplay.npz --record runs/feature-planes.json                    # 1 min planes, 9 min training
 
 A block's features read its own colour's side of the board, so a colour swap in training
 leaves them. The figures are the trainer's (``train_refiner.held_out``: the reader alone, one
-pass), beside those of the same recipe without the planes in docs/model.md.
+pass), beside those of the same recipe without the planes in docs/trials.md.
 """
 
 from __future__ import annotations

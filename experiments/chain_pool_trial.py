@@ -4,11 +4,11 @@ that share a liberty, ``topology.chains``), so that one layer carries news acros
 of blocks rather than one block at a time. Does the reader miss groups because its pooling stops
 at a block's edge?
 
-    python tools/chain_pool_trial.py --planes cache/planes-more.npz cache/planes-train.npz \\
+    python experiments/chain_pool_trial.py --planes cache/planes-more.npz cache/planes-train.npz \\
         cache/planes-selfplay.npz --record runs/chain-pool.json      # 10 min on 2 cores
 
 The figures are the trainer's (``train_refiner.held_out``: the reader alone, one pass), beside
-those of the shipped recipe in docs/model.md. The numpy refiner has no second pooling, so nothing
+those of the shipped recipe in docs/trials.md. The numpy refiner has no second pooling, so nothing
 is saved to ship. The two segmentations travel as one integer per point (chain id times
 ``PACK`` plus the block's or region's), which the board symmetries move together.
 """

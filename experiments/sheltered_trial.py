@@ -5,9 +5,9 @@ stones and the opponent's prisoners; the static pass's ``capturers-dead`` asks t
 neighbours alone. Run after the model's rules; prints, per side, the finished positions wrong
 against KataGo's read before and after, and those it puts right and wrong.
 
-    python tools/sheltered_trial.py --model seog/models/default.npz --planes cache/planes-more.npz \\
+    python experiments/sheltered_trial.py --model seog/models/default.npz --planes cache/planes-more.npz \\
         cache/planes-train.npz cache/planes-selfplay.npz --side hash                 # 1 min
-    python tools/sheltered_trial.py --model seog/models/default.npz --planes cache/planes-small.npz --side all
+    python experiments/sheltered_trial.py --model seog/models/default.npz --planes cache/planes-small.npz --side all
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 training archives: the evidence for looking at the borders without them where no counted result
 says the game was finished (``scoring.score.closed_by_eye_shape``, docs/scoring.md).
 
-    python tools/borders_table.py --side hash      # --side year, --side train
+    python experiments/borders_table.py --side hash      # --side year, --side train
 
 Each position not unfinished by its RE is decided as finished; where an eye-shape rule turned a
 block and the borders look closed, they are looked at again with the model's other rules alone.

@@ -10,9 +10,9 @@ block is taken whatever the defender does, within the node budget. Prints, per s
 searched, the searches out of budget, the proofs against KataGo's read, the positions the proofs
 put right and wrong, and the search's time per position.
 
-    python tools/life_search_trial.py --model runs/cand-ecas.npz --planes cache/planes-more.npz \\
+    python experiments/life_search_trial.py --model runs/cand-ecas.npz --planes cache/planes-more.npz \\
         cache/planes-train.npz cache/planes-selfplay.npz --side hash            # 3 min
-    python tools/life_search_trial.py ... --nodes 20000 --games 2002__2002-02-03-9 ...  # some positions
+    python experiments/life_search_trial.py ... --nodes 20000 --games 2002__2002-02-03-9 ...  # some positions
 """
 
 from __future__ import annotations

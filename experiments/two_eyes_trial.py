@@ -4,13 +4,13 @@ eyes is alive, whatever liberties it has outside them, and the opponent stones i
 the reader kill groups with two plain eyes? Counts the finished positions each variant puts right
 and wrong against KataGo's read.
 
-    python tools/two_eyes_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
+    python experiments/two_eyes_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
         cache/planes-selfplay.npz --side hash
-    python tools/two_eyes_trial.py --planes cache/planes-small.npz --side all
+    python experiments/two_eyes_trial.py --planes cache/planes-small.npz --side all
 
 The shipped rule (``eyespace.enclosed_alive``) also asks that every liberty of the group lie in
 those eyes, so that the opponent can only play inside them; it is off, as it changes nothing on
-the held-out sides (docs/model.md, "Which rules run, and why").
+the held-out sides (docs/trials.md, "Which rules run, and why").
 """
 
 from __future__ import annotations

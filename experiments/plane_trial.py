@@ -1,7 +1,7 @@
 """The shipped reader's recipe trained with more input planes, for the figures alone: the trainer
 (``train_refiner.train``) with a wider first layer, the held-out record written to a file. The
 numpy refiner takes no such planes, so nothing is saved to ship. Used by
-``tools/turn_plane_trial.py`` and ``tools/group_planes_trial.py``.
+``experiments/turn_plane_trial.py`` and ``experiments/group_planes_trial.py``.
 """
 
 from __future__ import annotations

@@ -6,9 +6,9 @@ living opponent block, no such block has all its room among the group's (seki, a
 has ``--stones`` stones or more. Prints, per side, the finished positions wrong against KataGo's
 read, those flagged and the wrong ones flagged, as the model flags and with the new flag.
 
-    python tools/eyeless_flag_trial.py --model seog/models/default.npz --planes cache/planes-more.npz \\
+    python experiments/eyeless_flag_trial.py --model seog/models/default.npz --planes cache/planes-more.npz \\
         cache/planes-train.npz cache/planes-selfplay.npz --side hash                 # 1 min
-    python tools/eyeless_flag_trial.py --model seog/models/default.npz --planes cache/planes-small.npz --side all
+    python experiments/eyeless_flag_trial.py --model seog/models/default.npz --planes cache/planes-small.npz --side all
 
 ``--unguarded`` measures the eye-space rule without that guard instead (every opponent group
 next to a group is taken to live on its own): the finished positions wrong before and after.

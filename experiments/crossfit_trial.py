@@ -2,12 +2,12 @@
 five cascades, each learnt without a fifth of the archive's games (by a hash of the game's id),
 and every position read with the cascade that did not learn from its game, in training (the
 reader's status plane) and in the held-out measure alike. The shipped cascade learnt from the
-hash and year sides' games (``tools/cascade_seen_split.py``); a cascade of the training side
-alone has fewer games to learn from (``tools/stacked_cascade_trial.py``). This gives the figure
+hash and year sides' games (``experiments/cascade_seen_split.py``); a cascade of the training side
+alone has fewer games to learn from (``experiments/stacked_cascade_trial.py``). This gives the figure
 of the recipe whose cascade learns from all of them, none of it read with a cascade that has
 seen the game.
 
-    python tools/crossfit_trial.py --cache cache/train.npz --planes cache/planes-more.npz \\
+    python experiments/crossfit_trial.py --cache cache/train.npz --planes cache/planes-more.npz \\
         cache/planes-train.npz cache/planes-selfplay.npz --out runs/crossfit          # 25 min
 
 writes the fold cascades (``runs/crossfit-foldK.npz``), the reader's training record and prints

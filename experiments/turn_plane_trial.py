@@ -2,13 +2,13 @@
 the reader miss whose turn it is? KataGo read every archive position with the player after the
 last move (trailing passes left out) to move, and a race or a ko can turn on that.
 
-    python tools/turn_plane_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
+    python experiments/turn_plane_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
         cache/planes-selfplay.npz --record runs/turn-plane.json      # 7 min on 2 cores
 
 The side to move of each cache row is read again from its game (the archives under
 ``../shared/data`` for KGS games, the SGF file for self-play); a colour swap in training swaps
 the two planes. The figures are the trainer's (``train_refiner.held_out``: the reader alone, one
-pass), beside those of the same recipe without the planes in docs/model.md.
+pass), beside those of the same recipe without the planes in docs/trials.md.
 """
 
 from __future__ import annotations

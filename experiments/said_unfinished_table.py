@@ -4,7 +4,7 @@ side whose borders are closed (so the board alone looks finished) and for the re
 and blocks right against KataGo's read, and how far the Japanese count lies from the count of
 KataGo's dead stones.
 
-    python tools/said_unfinished_table.py --planes cache/planes-more.npz cache/planes-train.npz \\
+    python experiments/said_unfinished_table.py --planes cache/planes-more.npz cache/planes-train.npz \\
         cache/planes-selfplay.npz --side hash                                   # 90 s
 """
 

@@ -3,13 +3,13 @@ liberties or fewer: whether the capture search takes it with its opponent to mov
 takes it even with its owner to move. Does the reader miss what a tactical search reads? Most of
 the finished positions it gets wrong on the hash side turn on blocks of one to five stones.
 
-    python tools/tactics_planes_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
+    python experiments/tactics_planes_trial.py --planes cache/planes-more.npz cache/planes-train.npz \
         cache/planes-selfplay.npz --record runs/tactics-planes.json
 
 The search is ``features.reading.Reader`` (12 plies, 70 positions a block, at most 1,000 a
 board). The planes are colour-blind, so a colour swap in training leaves them. The figures are
 the trainer's (``train_refiner.held_out``: the reader alone, one pass), beside those of the same
-recipe without the planes in docs/model.md.
+recipe without the planes in docs/trials.md.
 """
 
 from __future__ import annotations

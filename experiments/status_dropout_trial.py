@@ -1,10 +1,10 @@
 """The reader taught to doubt the cascade: in training, a quarter of the positions of each batch
 lose their status plane (every stone's cascade verdict set to 0, p_alive 0.5), so that the reader
 must read those boards from the stones alone and learns features that can overrule a cascade
-that is sure and wrong. The "ecas" recipe otherwise (``tools/earlier_cascade_trial.py``: its
+that is sure and wrong. The "ecas" recipe otherwise (``experiments/earlier_cascade_trial.py``: its
 cascade, the reader 32 x 6 on the usual planes); the product's reader reads with the plane.
 
-    python tools/status_dropout_trial.py --cascade runs/ecas-cascade.npz --planes cache/planes-more.npz \\
+    python experiments/status_dropout_trial.py --cascade runs/ecas-cascade.npz --planes cache/planes-more.npz \\
         cache/planes-train.npz cache/planes-selfplay.npz --drop 0.25 --out runs/sdrop            # 9 min
 
 writes ``runs/sdrop-final.npz`` (the cascade with its reader) and its training record (``.json``).

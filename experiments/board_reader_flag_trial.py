@@ -1,13 +1,13 @@
 """A second opinion from a reader that never sees the cascade: the shipped reader's recipe taught
-with the status plane zeroed in every position (as ``tools/no_cascade_trial.py``), then read
+with the status plane zeroed in every position (as ``experiments/no_cascade_trial.py``), then read
 beside a model; a block is flagged when that reader gives the model's verdict less than ``t``
 (``p_alive`` below ``t`` for a block called alive, above ``1 - t`` for one called dead), for
 blocks of ``s`` stones or more. Prints, per side, the finished positions flagged and the wrong
 ones flagged (against KataGo's read), as the model flags and with the second opinion.
 
-    python tools/board_reader_flag_trial.py --train runs/board-reader.npz --planes cache/planes-more.npz \\
+    python experiments/board_reader_flag_trial.py --train runs/board-reader.npz --planes cache/planes-more.npz \\
         cache/planes-train.npz cache/planes-selfplay.npz --cascade runs/ecas-cascade.npz      # 8 min
-    python tools/board_reader_flag_trial.py --reader runs/board-reader.npz --model M --planes \\
+    python experiments/board_reader_flag_trial.py --reader runs/board-reader.npz --model M --planes \\
         cache/planes-more.npz cache/planes-train.npz cache/planes-selfplay.npz --side hash   # 1 min
 """
 

@@ -3,11 +3,11 @@ with the ownership of the game's last position as its target (as engines teach a
 head on every position of a game). Near the end of a game that was counted, a block's fate is
 the one it has on the last board: a block taken off in the last moves is dead, one that is
 still there is what the last position says. The "final" recipe of
-``tools/stacked_cascade_trial.py`` (the cascade of the training side alone,
+``experiments/stacked_cascade_trial.py`` (the cascade of the training side alone,
 ``runs/stack-cascade.npz``; the reader on its verdicts), with these positions added on the
 training side only: the held-out sides and their figures are unchanged.
 
-    python tools/earlier_positions_trial.py --cascade runs/stack-cascade.npz \\
+    python experiments/earlier_positions_trial.py --cascade runs/stack-cascade.npz \\
         --archive ../shared/data/kgs-6d-more.tar.xz --labels ../shared/data/kgs-6d-more-katago.npz \\
         --planes cache/planes-more.npz cache/planes-train.npz cache/planes-selfplay.npz \\
         --back 4 10 20 --out runs/early                                                      # 30 min

@@ -3,7 +3,7 @@ for the smallest block ``reading.read_dead`` reads. Every block ``reading.read_c
 read at any size is searched (no chain rule), on the dev sets (the players' marks) and on the
 consistent games of the KataGo-labelled archive.
 
-    python tools/reading_table.py ../shared/data/kgs-2017-q1 ../shared/data/gnugo-regression-games \
+    python experiments/reading_table.py ../shared/data/kgs-2017-q1 ../shared/data/gnugo-regression-games \
         ../shared/data/ogs-score-estimator --teacher ../shared/data/kgs-6d-train-katago.jsonl.gz
 """
 

@@ -4,7 +4,7 @@ verdict (the sign of the mean ownership over the block, the labels' dead-stone r
 on the 1-visit file's final board. The cascade learns from these verdicts; a better teacher is
 only worth a trial where the two part.
 
-    python tools/visits_agreement.py ../shared/data/kgs-6d-train-katago.jsonl.gz \\
+    python experiments/visits_agreement.py ../shared/data/kgs-6d-train-katago.jsonl.gz \\
         ../shared/data/kgs-6d-more-katago.npz                                       # 30 s
 """
 
