@@ -19,66 +19,62 @@ from collections import Counter
 
 
 def measure(games, model, truth, settings, log=None) -> dict:
-    """Figures over ``games`` ((id, SGF bytes) pairs) against ``truth`` (a ``recount.dead_by``)."""
+    """Figures over ``games`` ((id, SGF bytes) pairs) against ``truth`` (a ``recount.dead_by``): each
+    counted game scored blind and with its result, as ``seog score`` scores it, with ``settings``."""
     import numpy as np
 
     from seog.features import sgf
-    from seog.features.topology import analyze
-    from seog.scoring.fit import fit_record
     from seog.scoring.request import from_game
     from seog.scoring.result import parse_result
-    from seog.scoring.score import score as score_request
+    from seog.scoring.score import score
 
     tally, named = Counter(), {"mended": [], "made wrong": [], "wrong, left": [], "declined": []}
-    seconds = []
+    extra = []
     for n, (gid, data) in enumerate(games, 1):
         try:
             game = sgf.loads(data)
         except ValueError:
             continue
-        record = parse_result(game.result)
-        if not record.counted:
+        if not parse_result(game.result).counted:
             continue
-        score = score_request(from_game(game, ignore_result=True), model)
-        if score.record_gap is None:
+        start = time.perf_counter()
+        blind = score(from_game(game, ignore_result=True), model)
+        middle = time.perf_counter()
+        fitted = score(from_game(game), model, settings)
+        extra.append((time.perf_counter() - middle) - (middle - start))
+        if fitted.record_fit is None:  # rules or an RU the record's count is not exact under
             continue
         dead_truth = truth(game, data, gid)
-        start = time.perf_counter()
-        fit = fit_record(analyze(game.board.grid), score.read, record.margin, score.rules, score.komi,
-                         score.handicap, dict(score.prisoners), settings)
-        seconds.append(time.perf_counter() - start)
         stones = game.board.grid != 0
 
-        def wrong(statuses, dead_truth=dead_truth, stones=stones):
-            dead = np.zeros(game.board.grid.shape, dtype=bool)
-            for st in statuses:
-                if not st.alive:
-                    dead.flat[st.points] = True
+        def wrong(counted, dead_truth=dead_truth, stones=stones):
+            dead = np.zeros(stones.shape, dtype=bool)
+            dead.flat[counted.read_dead] = True
             return bool((dead != dead_truth)[stones].any())
 
-        blind, fitted = wrong(score.read), wrong(fit.statuses)
+        was, now, outcome = wrong(blind), wrong(fitted), fitted.record_fit
         tally["positions"] += 1
-        tally[f"outcome {fit.outcome}"] += 1
-        tally["wrong blind"] += blind
-        tally["wrong fitted"] += fitted
-        tally["sure blocks turned"] += sum(1 for st in fit.statuses if st.doubt == "record")
-        if blind and not fitted:
+        tally[f"outcome {outcome}"] += 1
+        tally["wrong blind"] += was
+        tally["wrong with the result"] += now
+        tally["sure blocks turned"] += sum(1 for st in fitted.read if st.doubt == "record")
+        if was and not now:
             named["mended"].append(gid)
-        if fitted and not blind:
+        if now and not was:
             named["made wrong"].append(gid)
-        if blind and fitted:
-            named["wrong, left"].append(f"{gid} ({fit.outcome})")
-        if fit.outcome in ("no fit", "ambiguous"):
-            named["declined"].append(f"{gid} ({fit.outcome}, {'wrong' if blind else 'right'} blind)")
+        if was and now:
+            named["wrong, left"].append(f"{gid} ({outcome})")
+        if outcome.declined:
+            named["declined"].append(f"{gid} ({outcome}, {'wrong' if was else 'right'} blind)")
         if log and n % 200 == 0:
             log(f"  {n} games read, {tally['positions']} counted")
     p = max(tally["positions"], 1)
-    seconds.sort()
+    extra.sort()
     out = dict(tally)
     out.update({"all right blind": round(1 - tally["wrong blind"] / p, 4),
-                "all right fitted": round(1 - tally["wrong fitted"] / p, 4),
-                "fit ms median": round(1000 * seconds[len(seconds) // 2], 2) if seconds else None,
-                "fit ms p90": round(1000 * seconds[int(len(seconds) * 0.9)], 2) if seconds else None,
+                "all right with the result": round(1 - tally["wrong with the result"] / p, 4),
+                "ms more than blind, median": round(1000 * extra[len(extra) // 2], 2) if extra else None,
+                "ms more than blind, p90": round(1000 * extra[int(len(extra) * 0.9)], 2) if extra else None,
                 **named})
     return out
 

@@ -33,7 +33,8 @@ from seog.features.coords import COLOR_NAMES, index_to_gtp
 from seog.features.sgf import Game
 from seog.features.topology import Topology, analyze
 from seog.scoring.count import FAR_FROM_RECORD, Score, count_blocks, dame_as_read
-from seog.scoring.fit import fit_record
+from seog.scoring.fit import DEFAULT as FIT_DEFAULT
+from seog.scoring.fit import FitSettings, fit_record
 from seog.scoring.report import vertices
 from seog.scoring.request import ScoreRequest, from_board, from_game
 from seog.scoring.result import parse_result
@@ -53,9 +54,9 @@ def default_model():
     return _default_model
 
 
-def score(request: ScoreRequest, model=DEFAULT) -> Score:
+def score(request: ScoreRequest, model=DEFAULT, fit_settings: FitSettings = FIT_DEFAULT) -> Score:
     """Score one position. ``model``: 'default' for the shipped model, None for the static pass
-    and heuristic alone. Raises ``DeadNotCounted`` for a dead override under rules that count
+    and heuristic alone; ``fit_settings``: the bounds of the fit to a counted result. Raises ``DeadNotCounted`` for a dead override under rules that count
     every stone, ``IllegalPosition`` for a block without liberties, ValueError for an override
     on an empty point."""
     refuse_dead_overrides(request)
@@ -77,7 +78,8 @@ def score(request: ScoreRequest, model=DEFAULT) -> Score:
             counted = count_request(request, topology, statuses)
             opened = open_borders(request, counted) or opened
     decided = request.dead is None and model is not None
-    counted, settled = settle_by_count(request, topology, counted, decided and not (unfinished or opened))
+    counted, settled = settle_by_count(request, topology, counted, decided and not (unfinished or opened),
+                                       fit_settings)
     notes = score_notes(request, counted, opened, unfinished, decided=decided) + settled
     gap = record_gap(request, counted)
     if gap is not None and abs(gap) > FAR_FROM_RECORD:
@@ -85,8 +87,8 @@ def score(request: ScoreRequest, model=DEFAULT) -> Score:
     return replace(counted, notes=notes, unfinished=unfinished, record_gap=gap)
 
 
-def settle_by_count(request: ScoreRequest, topology: Topology, counted: Score,
-                    decided: bool) -> tuple[Score, list[str]]:
+def settle_by_count(request: ScoreRequest, topology: Topology, counted: Score, decided: bool,
+                    settings: FitSettings = FIT_DEFAULT) -> tuple[Score, list[str]]:
     """The count with the blocks in doubt fitted to the counted result the request gives
     (``fit.fit_record``), when seog decided the statuses of a finished position and the caller
     overrode none (who says what lives has settled the count), else the blind count; with what
@@ -94,7 +96,7 @@ def settle_by_count(request: ScoreRequest, topology: Topology, counted: Score,
     if request.fit_to is None or not decided or request.overrides:
         return counted, []
     fit = fit_record(topology, counted.read, request.fit_to, request.rules, request.komi, request.handicap,
-                     dict(request.prisoners))
+                     dict(request.prisoners), settings)
     if fit.settled:
         counted = count_request(request, topology, fit.statuses)
     why = fit.why(lambda st: f"{COLOR_NAMES[st.color]} {_vertex(st.points[0], request.size)} "
