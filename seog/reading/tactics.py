@@ -10,7 +10,7 @@ liberties. That reads ladders, nets, snapbacks and throw-ins. A block with many 
 (``Limits``). A line that takes a ko wins at best by ko: each side may take a ko back once in a
 line, as after a threat it does not play, and such a win is a ko in which it must find the first
 threat. A search that runs out of nodes or depth judges the block by its liberties: taken in
-atari with the attacker to move, safe otherwise.
+atari, safe with two or more.
 """
 
 from __future__ import annotations
@@ -29,16 +29,23 @@ class Limits:
     nodes: moves it may play in all (its budget).
     max_depth: the longest line, in moves.
     safe_liberties: a block with this many liberties is not attacked at all.
-    deep_liberties: beyond ``shallow_depth`` moves, a block with this many liberties is safe.
-    shallow_depth: how deep blocks of up to ``safe_liberties - 1`` liberties are still attacked,
-        and the defender still looks at the liberties of its liberties.
+    four_liberty_depth: how many moves deep a block of four liberties is still attacked.
+    three_liberty_depth: how many moves deep a block of three liberties is still attacked.
+    wide_depth: how many moves deep the liberties of the liberties are tried.
     """
 
     nodes: int = 3000
     max_depth: int = 80
     safe_liberties: int = 5
-    deep_liberties: int = 3
-    shallow_depth: int = 6
+    four_liberty_depth: int = 3
+    three_liberty_depth: int = 3
+    wide_depth: int = 1
+
+    def safe(self, liberties: int, depth: int) -> bool:
+        """Is a block of so many liberties out of reach this many moves into a line?"""
+        return (liberties >= self.safe_liberties
+                or (liberties == 4 and depth >= self.four_liberty_depth)
+                or (liberties == 3 and depth >= self.three_liberty_depth))
 
 
 DEFAULT_LIMITS = Limits()
@@ -105,14 +112,15 @@ class _Search:
         libs = len(blk.libs)
         if libs == 1:
             (last,) = blk.libs
-            if board.is_legal(self.attacker, last):
-                return Result(Code.WIN, last)
+            if board.try_play(self.attacker, last):
+                self.nodes += 1
+                made_ko = board.ko is not None
+                board.undo()
+                return Result(Code.KO_A if made_ko else Code.WIN, last)
             if last == board.ko and not attacker_took_back:
                 return Result(Code.KO_B, last)
         depth = board.depth() - self.start
-        too_many = (self.limits.safe_liberties if depth < self.limits.shallow_depth
-                    else self.limits.deep_liberties)
-        if libs >= too_many:
+        if self.limits.safe(libs, depth):
             return Result(Code.LOSS)
         if self._out_of_reach():
             self.cut += 1
@@ -153,9 +161,7 @@ class _Search:
         board, blk = self.board, self._target()
         libs = len(blk.libs)
         depth = board.depth() - self.start
-        safe = (self.limits.safe_liberties if depth < self.limits.shallow_depth
-                else self.limits.deep_liberties)
-        if libs >= safe:
+        if self.limits.safe(libs, depth):
             return Result(Code.WIN)
         if self._out_of_reach():
             self.cut += 1
@@ -196,7 +202,7 @@ class _Search:
         board = self.board
         color, around = board.color, board.neighbours
         moves = list(blk.libs)
-        if len(blk.libs) == 2 or depth < self.limits.shallow_depth:
+        if len(blk.libs) == 2 or depth < self.limits.wide_depth:
             for lib in blk.libs:
                 for q in around[lib]:
                     if color[q] == EMPTY and q not in moves:
@@ -226,14 +232,14 @@ class _Search:
         moves: list[int] = []
         libs = len(blk.libs)
         for nb in _neighbour_blocks(board, blk):
-            if len(nb.libs) == 1 or (len(nb.libs) == 2 and libs <= 2):
+            if len(nb.libs) <= 2 or (len(nb.libs) == 3 and libs <= 2 and depth < self.limits.wide_depth):
                 for lib in nb.libs:
                     if lib not in moves:
                         moves.append(lib)
         for lib in blk.libs:
             if lib not in moves:
                 moves.append(lib)
-        if libs <= 2 and depth < self.limits.shallow_depth:
+        if libs <= 2 and depth < self.limits.wide_depth:
             for lib in list(blk.libs):
                 for q in around[lib]:
                     if color[q] == EMPTY and q not in moves:
