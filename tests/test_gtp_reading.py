@@ -5,11 +5,11 @@ import re
 import sys
 
 import pytest
+from test_gtp import fails, ok
 
 from conftest import DATA
 from seog.gtp.client import GtpEngine
 from seog.gtp.referee import GtpReferee, Referee
-from test_gtp import fails, ok
 
 SUITES = DATA / "gnugo-regression"
 
