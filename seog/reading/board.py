@@ -6,10 +6,10 @@ point means the same here as on the analysis board ``seog.features.board.Board``
 plain Python lists, not numpy: one move at a time, a list index is several times faster than an
 array's scalar access (``benchmarks/bench_search_board.py``).
 
-A block is a ``Block`` record (colour, stones, liberties). A move never changes the blocks it
-joins: it makes a new one, so taking the move back only points its stones at the old blocks again.
-The blocks a move touches otherwise (an opponent's block losing a liberty, a block gaining the
-points of a capture) are changed in place and the change is written on the undo stack.
+A block is a ``Block`` record (colour, stones, liberties). A move joins the largest block beside
+it in place, and the stones of the other blocks it joins move into that one; every change (the
+stones and liberties it adds, an opponent's block losing a liberty, a block gaining the points of
+a capture) is written on the undo stack, so that taking the move back costs what playing it did.
 """
 
 from __future__ import annotations
@@ -36,6 +36,10 @@ class Block:
 
     def __repr__(self) -> str:
         return f"Block({self.color}, {len(self.stones)} stones, {len(self.libs)} liberties)"
+
+
+def _size(blk: Block) -> int:
+    return len(blk.stones)
 
 
 @cache
@@ -199,40 +203,65 @@ class SearchBoard:
         if not self.try_play(color, point, ignore_ko):
             raise IllegalMove(f"{coords.to_gtp(point, self.size)} is not legal for "
                               f"{coords.COLOR_NAMES.get(color, color)}")
-        return sum(len(blk.stones) for blk in self._undo[-1][5])
+        return sum(len(blk.stones) for blk in self._undo[-1][7])
 
     def try_play(self, color: int, point: int | None, ignore_ko: bool = False) -> bool:
         """Play the move if it is legal and say whether it was played."""
         if point is None:
-            self._undo.append((None, color, (), None, (), (), (), self.ko, self.hash))
+            self._undo.append((None, color, None, 0, (), (), (), (), (), self.ko, self.hash))
             self.ko = None
             return True
-        if not self.is_legal(color, point, ignore_ko):
-            return False
         colors, blocks, around = self.color, self.block, self.neighbours
+        if colors[point] != EMPTY or (point == self.ko and not ignore_ko):
+            return False
         friends: list[Block] = []
         enemies: list[Block] = []
-        libs = set()
+        empties: list[int] = []
+        legal = False
         for q in around[point]:
             v = colors[q]
             if v == EMPTY:
-                libs.add(q)
+                empties.append(q)
+                legal = True
             elif v == color:
                 blk = blocks[q]
                 if blk not in friends:
                     friends.append(blk)
-            elif v == -color:
+                    legal = legal or len(blk.libs) > 1
+            elif v != BORDER:
                 blk = blocks[q]
                 if blk not in enemies:
                     enemies.append(blk)
-        stones = [point]
-        for blk in friends:
-            stones += blk.stones
-            libs |= blk.libs
-        libs.discard(point)
-        new = Block(color, stones, libs)
-        for p in stones:
-            blocks[p] = new
+                    legal = legal or len(blk.libs) == 1
+        if not legal:
+            return False
+        # The move joins the largest friendly block in place; the others' stones move into it.
+        added: list[int] = []
+        if friends:
+            if len(friends) == 1:
+                base, merged = friends[0], ()
+            else:
+                base = max(friends, key=_size)
+                merged = [blk for blk in friends if blk is not base]
+            before = len(base.stones)
+            libs = base.libs
+            libs.discard(point)
+            base.stones.append(point)
+            for blk in merged:
+                base.stones += blk.stones
+                for q in blk.stones:
+                    blocks[q] = base
+                for q in blk.libs:
+                    if q not in libs and q != point:
+                        libs.add(q)
+                        added.append(q)
+            for q in empties:
+                if q not in libs:
+                    libs.add(q)
+                    added.append(q)
+        else:
+            base, merged, before = Block(color, [point], set(empties)), [], -1
+        blocks[point] = base
         colors[point] = color
         old_hash = self.hash
         keys = self._keys
@@ -244,47 +273,56 @@ class SearchBoard:
             if not blk.libs:
                 captured.append(blk)
                 other = keys[blk.color]
-                for s in blk.stones:
-                    colors[s] = EMPTY
-                    blocks[s] = None
-                    self.hash ^= other[s]
-                for s in blk.stones:
-                    for n in around[s]:
+                for q in blk.stones:
+                    colors[q] = EMPTY
+                    blocks[q] = None
+                    self.hash ^= other[q]
+                for q in blk.stones:
+                    for n in around[q]:
                         if colors[n] == color:
                             nb = blocks[n]
-                            if s not in nb.libs:
-                                nb.libs.add(s)
-                                gains.append((nb, s))
+                            if q not in nb.libs:
+                                nb.libs.add(q)
+                                gains.append((nb, q))
         old_ko = self.ko
         self.ko = None
-        if len(captured) == 1 and len(captured[0].stones) == 1 and len(stones) == 1 and len(libs) == 1:
+        if (before < 0 and len(captured) == 1 and len(captured[0].stones) == 1
+                and len(base.libs) == 1):
             self.ko = captured[0].stones[0]
         if captured:
             self.captures[color] += sum(len(b.stones) for b in captured)
-        self._undo.append((point, color, friends, new, enemies, captured, gains, old_ko, old_hash))
+        self._undo.append((point, color, base, before, merged, added, enemies, captured, gains,
+                           old_ko, old_hash))
         return True
 
     def undo(self) -> None:
         """Take back the last move (or pass)."""
-        point, color, friends, new, enemies, captured, gains, old_ko, old_hash = self._undo.pop()
+        (point, color, base, before, merged, added, enemies, captured, gains,
+         old_ko, old_hash) = self._undo.pop()
         self.ko, self.hash = old_ko, old_hash
         if point is None:
             return
         colors, blocks = self.color, self.block
-        for blk, s in gains:
-            blk.libs.discard(s)
+        for blk, q in gains:
+            blk.libs.discard(q)
         for blk in captured:
             self.captures[color] -= len(blk.stones)
-            for s in blk.stones:
-                colors[s] = blk.color
-                blocks[s] = blk
+            for q in blk.stones:
+                colors[q] = blk.color
+                blocks[q] = blk
         for blk in enemies:
             blk.libs.add(point)
         colors[point] = EMPTY
         blocks[point] = None
-        for blk in friends:
-            for s in blk.stones:
-                blocks[s] = blk
+        if before >= 0:
+            del base.stones[before:]
+            libs = base.libs
+            for q in added:
+                libs.discard(q)
+            libs.add(point)
+            for blk in merged:
+                for q in blk.stones:
+                    blocks[q] = blk
 
     def last_move(self) -> tuple[int, int | None] | None:
         """(colour, point) of the last move on the undo stack, or None."""
