@@ -32,6 +32,10 @@ class Limits:
     four_liberty_depth: how many moves deep a block of four liberties is still attacked.
     three_liberty_depth: how many moves deep a block of three liberties is still attacked.
     wide_depth: how many moves deep the liberties of the liberties are tried.
+    counter_depth: how many moves deep a defender short of liberties plays on the liberties of
+        an attacker's block of three beside it.
+    guard_depth: how many moves deep the attacker plays on the liberties of its own blocks of two
+        liberties beside the block (those of one, always).
     """
 
     nodes: int = 3000
@@ -40,6 +44,8 @@ class Limits:
     four_liberty_depth: int = 3
     three_liberty_depth: int = 3
     wide_depth: int = 1
+    counter_depth: int = 1
+    guard_depth: int = 1
 
     def safe(self, liberties: int, depth: int) -> bool:
         """Is a block of so many liberties out of reach this many moves into a line?"""
@@ -208,10 +214,15 @@ class _Search:
                     if color[q] == EMPTY and q not in moves:
                         moves.append(q)
         for nb in _neighbour_blocks(board, blk):
-            if len(nb.libs) == 1:
-                (lib,) = nb.libs
-                if lib not in moves:
-                    moves.append(lib)
+            if len(nb.libs) == 1 or (len(nb.libs) == 2 and depth < self.limits.guard_depth):
+                for lib in nb.libs:
+                    if lib not in moves:
+                        moves.append(lib)
+                for threat in _neighbour_blocks(board, nb):  # shorten those that threaten it
+                    if threat is not blk and len(threat.libs) <= len(nb.libs) + 1 and depth < self.limits.guard_depth:
+                        for lib in threat.libs:
+                            if lib not in moves:
+                                moves.append(lib)
         attacker = self.attacker
         libs_of_target = blk.libs
 
@@ -232,7 +243,7 @@ class _Search:
         moves: list[int] = []
         libs = len(blk.libs)
         for nb in _neighbour_blocks(board, blk):
-            if len(nb.libs) <= 2 or (len(nb.libs) == 3 and libs <= 2 and depth < self.limits.wide_depth):
+            if len(nb.libs) <= 2 or (len(nb.libs) == 3 and libs <= 2 and depth < self.limits.counter_depth):
                 for lib in nb.libs:
                     if lib not in moves:
                         moves.append(lib)
