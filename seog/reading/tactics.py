@@ -250,11 +250,16 @@ class _Search:
         for lib in blk.libs:
             if lib not in moves:
                 moves.append(lib)
-        if libs <= 2 and depth < self.limits.wide_depth:
+        if depth < self.limits.wide_depth:
+            blocks, own = board.block, blk.color
             for lib in list(blk.libs):
                 for q in around[lib]:
                     if color[q] == EMPTY and q not in moves:
                         moves.append(q)
+                    elif color[q] == own and blocks[q] is not blk:  # a block it can join there
+                        for far in blocks[q].libs:
+                            if far not in moves:
+                                moves.append(far)
         defender = self.defender
 
         def order(move: int) -> tuple:
