@@ -189,7 +189,7 @@ def main() -> int:
     p.add_argument("--suite", action="append", choices=SUITES, help="a suite (repeatable); default all")
     p.add_argument("--limit", type=int, default=None, help="the first N tests of each suite")
     p.add_argument("--gnugo", action="store_true", help="run GNU Go on the same tests")
-    p.add_argument("--wrong", action="store_true", help="list seog's tests that are not status right")
+    p.add_argument("--wrong", action="store_true", help="list the tests each engine does not get status right")
     p.add_argument("--folder", type=Path, default=SUITES_DIR)
     args = p.parse_args()
     if not args.folder.is_dir():
@@ -208,7 +208,7 @@ def main() -> int:
                 engine.close()
             print(f"{name:<9} {out.tests:>5}  {engine.label:<7} {out.status:>6} {100 * out.status / max(out.tests, 1):5.1f}%"
                   f" {out.full:>6} {100 * out.full / max(out.tests, 1):5.1f}%  {_seconds(out.seconds)}")
-            if args.wrong and engine.label == "seog":
+            if args.wrong:
                 for line in out.wrong:
                     print("   ", line)
         sys.stdout.flush()

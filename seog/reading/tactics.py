@@ -2,15 +2,15 @@
 owner save it moving first (``defend``).
 
 A depth-first search over a few candidate moves, with a transposition table keyed by the board's
-Zobrist hash. The attacker's candidates are the block's liberties, the liberties of those
-liberties (nets, geta) and the liberties of its own blocks in atari beside the block; the
-defender's are the block's liberties, captures and ataris of the attacker's blocks around it that
-are short of liberties (escape by capturing), and, short of liberties, the liberties of its
-liberties. That reads ladders, nets, snapbacks and throw-ins. A block with many liberties is safe
-(``Limits``). A line that takes a ko wins at best by ko: each side may take a ko back once in a
-line, as after a threat it does not play, and such a win is a ko in which it must find the first
-threat. A search that runs out of nodes or depth judges the block by its liberties: taken in
-atari, safe with two or more.
+Zobrist hash. The attacker's candidates: the block's liberties; the liberties of those liberties
+while it has two (nets, geta); the liberties of the attacker's own blocks short of liberties beside
+it, and of the defender's blocks that threaten them. The defender's: captures and ataris of the
+attacker's blocks beside it; its liberties; near the start, the liberties of its liberties and of
+the friendly blocks it can join. That reads ladders, nets, snapbacks, throw-ins and escapes by
+capture. A block with many liberties is safe, the more so the deeper the line (``Limits``). A line
+that takes a ko wins at best by ko: each side may take a ko back once in a line, as after a threat
+it does not play, and such a win is a ko in which it must find the first threat. A search that
+runs out of nodes or depth judges the block by its liberties: taken in atari, safe with two or more.
 """
 
 from __future__ import annotations
@@ -203,8 +203,9 @@ class _Search:
     # ---- candidate moves ----------------------------------------------------------------
     def _attack_moves(self, blk: Block, depth: int) -> list[int]:
         """The attacker's tries, the most promising first: the target's liberties, the liberties
-        of those liberties while it has two (nets), the liberties of the attacker's blocks in
-        atari beside it (saving them before the defender escapes by taking them)."""
+        of those liberties while it has two (nets), the liberties of the attacker's blocks short of
+        liberties beside it and of the defender's blocks that threaten them (saving them before
+        the defender escapes by taking them)."""
         board = self.board
         color, around = board.color, board.neighbours
         moves = list(blk.libs)
@@ -235,9 +236,9 @@ class _Search:
         return moves
 
     def _defence_moves(self, blk: Block, depth: int = 0) -> list[int]:
-        """The defender's tries, the most promising first: captures of the attacker's blocks
-        around it in atari, its own liberties, ataris of the attacker's blocks around it with two
-        liberties, and, short of liberties near the start, the liberties of its liberties."""
+        """The defender's tries, the most promising first: captures and ataris of the attacker's
+        blocks around it, its own liberties, and near the start the liberties of its liberties and
+        of the friendly blocks it can join through one."""
         board = self.board
         color, around = board.color, board.neighbours
         moves: list[int] = []
