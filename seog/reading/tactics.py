@@ -116,27 +116,30 @@ class _Search:
         """The attacker to move: can it capture the target?"""
         board, blk = self.board, self._target()
         libs = len(blk.libs)
+        fallback = Result(Code.LOSS)  # a capture by ko, while a plain one is looked for
         if libs == 1:
             (last,) = blk.libs
             if board.try_play(self.attacker, last):
                 self.nodes += 1
                 made_ko = board.ko is not None
                 board.undo()
-                return Result(Code.KO_A if made_ko else Code.WIN, last)
-            if last == board.ko and not attacker_took_back:
-                return Result(Code.KO_B, last)
+                if not made_ko:
+                    return Result(Code.WIN, last)
+                fallback = Result(Code.KO_A, last)
+            elif last == board.ko and not attacker_took_back:
+                fallback = Result(Code.KO_B, last)
         depth = board.depth() - self.start
         if self.limits.safe(libs, depth):
-            return Result(Code.LOSS)
+            return fallback
         if self._out_of_reach():
             self.cut += 1
-            return Result(Code.LOSS)
+            return fallback
         key = (board.key(self.attacker), attacker_took_back, defender_took_back)
         known = self.table.get(key)
         if known is not None:
             return known
         cut_before = self.cut
-        best = Result(Code.LOSS)
+        best = fallback
         for move in self._attack_moves(blk, depth):
             took_back = False
             if not board.try_play(self.attacker, move):
