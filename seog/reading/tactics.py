@@ -36,6 +36,8 @@ class Limits:
         an attacker's block of three beside it.
     guard_depth: how many moves deep the attacker plays on the liberties of its own blocks of two
         liberties beside the block (those of one, always).
+    cut_depth: how many moves deep the attacker plays on the liberties of the defender's blocks of
+        one or two liberties that the block could join through a liberty.
     """
 
     nodes: int = 3000
@@ -46,6 +48,7 @@ class Limits:
     wide_depth: int = 1
     counter_depth: int = 1
     guard_depth: int = 1
+    cut_depth: int = 1
 
     def safe(self, liberties: int, depth: int) -> bool:
         """Is a block of so many liberties out of reach this many moves into a line?"""
@@ -213,10 +216,16 @@ class _Search:
         color, around = board.color, board.neighbours
         moves = list(blk.libs)
         if len(blk.libs) == 2 or depth < self.limits.wide_depth:
+            blocks, own = board.block, blk.color
             for lib in blk.libs:
                 for q in around[lib]:
                     if color[q] == EMPTY and q not in moves:
                         moves.append(q)
+                    elif (color[q] == own and blocks[q] is not blk and len(blocks[q].libs) <= 2
+                          and depth < self.limits.cut_depth):  # a block it could join there
+                        for far in blocks[q].libs:
+                            if far not in moves:
+                                moves.append(far)
         for nb in _neighbour_blocks(board, blk):
             if len(nb.libs) == 1 or (len(nb.libs) == 2 and depth < self.limits.guard_depth):
                 for lib in nb.libs:
