@@ -3,8 +3,9 @@ owner save it moving first (``defend``).
 
 A depth-first search over a few candidate moves, with a transposition table keyed by the board's
 Zobrist hash. The attacker's candidates: the block's liberties; the liberties of those liberties
-while it has two (nets, geta); the liberties of the attacker's own blocks short of liberties beside
-it, and of the defender's blocks that threaten them. The defender's: captures and ataris of the
+while it has two (nets, geta), and near the start those of the friends it could join; the liberties
+of the attacker's own blocks short of liberties beside it, and of the defender's blocks that
+threaten them. The defender's: captures and ataris of the
 attacker's blocks beside it; its liberties; near the start, the liberties of its liberties and of
 the friendly blocks it can join. That reads ladders, nets, snapbacks, throw-ins and escapes by
 capture. A block with many liberties is safe, the more so the deeper the line (``Limits``). A line
