@@ -144,3 +144,25 @@ def test_a_random_game_on_the_search_board_matches_the_analysis_board():
         assert b.ko == a.ko
         color = -color
     assert b.to_rows() == a.to_rows()
+
+
+def test_liberties_after_a_move_count_what_it_joins_and_captures():
+    b = SearchBoard.from_rows("""
+        . X O . .
+        X O . O .
+        . X O . .
+        . . . . .
+        . . . . .
+    """)
+    rng = random.Random(3)
+    for _ in range(60):  # every legal move of either colour on positions of a random game
+        color = rng.choice((BLACK, WHITE))
+        for point in b.points:
+            if b.is_legal(color, point):
+                predicted = b.liberties_after(color, point)
+                b.play(color, point)
+                assert len(b.block[point].libs) == predicted
+                b.undo()
+        legal = [p for p in b.points if b.is_legal(color, p)]
+        if legal:
+            b.play(color, rng.choice(legal))

@@ -176,22 +176,25 @@ class SearchBoard:
     def liberties_after(self, color: int, point: int) -> int:
         """How many liberties the block of a move of ``color`` at ``point`` would have (captures
         counted), without playing it."""
+        colors, blocks, around = self.color, self.block, self.neighbours
         libs: set[int] = set()
-        seen: list[Block] = []
-        for q in self.neighbours[point]:
-            v = self.color[q]
+        joined: list[Block] = []
+        taken: list[Block] = []
+        for q in around[point]:
+            v = colors[q]
             if v == EMPTY:
                 libs.add(q)
             elif v == color:
-                blk = self.block[q]
-                if blk not in seen:
-                    seen.append(blk)
-                    libs |= blk.libs
-            elif v == -color and len(self.block[q].libs) == 1:
-                for s in self.block[q].stones:
-                    if any(self.color[n] == color and (n == point or self.block[n] in seen)
-                           for n in self.neighbours[s]) or point in self.neighbours[s]:
-                        libs.add(s)
+                if blocks[q] not in joined:
+                    joined.append(blocks[q])
+            elif v == -color and len(blocks[q].libs) == 1 and blocks[q] not in taken:
+                taken.append(blocks[q])
+        for blk in joined:
+            libs |= blk.libs
+        for blk in taken:  # a captured stone is a liberty where it touches the new block
+            for q in blk.stones:
+                if point in around[q] or any(blocks[n] in joined for n in around[q]):
+                    libs.add(q)
         libs.discard(point)
         return len(libs)
 
