@@ -8,6 +8,8 @@ Every failure becomes a ``? message`` reply: no input line ends the conversation
 Private commands (prefix ``seog-``): ``seog-rules [NAME]`` (``kgs-rules NAME`` is accepted too,
 as KGS servers send it to engines), ``seog-score`` (the scored board as text) and
 ``seog-score-json`` (the JSON object of ``seog score --json`` on one line).
+GNU Go's reading commands (``attack``, ``defend``, ``trymove``/``popgo``...) come from
+``seog.gtp.reading``; ``loadsgf`` answers the side to move, as GNU Go's does.
 
 ``final_score`` answers in the standard form (``= B+3.5``) even when the position is not a
 finished one; that its count is then an estimate, and why, goes to the log (standard error).
