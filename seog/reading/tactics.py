@@ -5,7 +5,8 @@ A depth-first search over a few candidate moves, with a transposition table keye
 Zobrist hash. The attacker's candidates: the block's liberties; the liberties of those liberties
 while it has two (nets, geta), and near the start those of the friends it could join; the liberties
 of the attacker's own blocks short of liberties beside it, and of the defender's blocks that
-threaten them. The defender's: captures and ataris of the
+threaten them; at the first move, the liberties of every block of up to three liberties beside the
+block and beside those. The defender's: captures and ataris of the
 attacker's blocks beside it; its liberties; near the start, the liberties of its liberties and of
 the friendly blocks it can join. That reads ladders, nets, snapbacks, throw-ins and escapes by
 capture. A block with many liberties is safe, the more so the deeper the line (``Limits``). A line
@@ -39,6 +40,8 @@ class Limits:
         liberties beside the block (those of one, always).
     cut_depth: how many moves deep the attacker plays on the liberties of the defender's blocks of
         one or two liberties that the block could join through a liberty.
+    broad_depth: how many moves deep the attacker also plays on the liberties of every block of up
+        to three liberties beside the block, and beside those.
     """
 
     nodes: int = 3000
@@ -50,6 +53,7 @@ class Limits:
     counter_depth: int = 1
     guard_depth: int = 1
     cut_depth: int = 1
+    broad_depth: int = 1
 
     def safe(self, liberties: int, depth: int) -> bool:
         """Is a block of so many liberties out of reach this many moves into a line?"""
@@ -212,7 +216,8 @@ class _Search:
         """The attacker's tries, the most promising first: the target's liberties, the liberties
         of those liberties while it has two (nets), the liberties of the attacker's blocks short of
         liberties beside it and of the defender's blocks that threaten them (saving them before
-        the defender escapes by taking them)."""
+        the defender escapes by taking them); at the first move, those of the blocks of up to
+        three liberties around."""
         board = self.board
         color, around = board.color, board.neighbours
         moves = list(blk.libs)
@@ -237,6 +242,13 @@ class _Search:
                         for lib in threat.libs:
                             if lib not in moves:
                                 moves.append(lib)
+        if depth < self.limits.broad_depth:
+            for nb in _neighbour_blocks(board, blk):
+                if len(nb.libs) <= 3:
+                    moves += [q for q in nb.libs if q not in moves]
+                for far in _neighbour_blocks(board, nb):
+                    if far is not blk and len(far.libs) <= 3:
+                        moves += [q for q in far.libs if q not in moves]
         attacker = self.attacker
         libs_of_target = blk.libs
 
