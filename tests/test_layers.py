@@ -1,4 +1,4 @@
-"""The package's floors: imports point down features -> classifiers -> scoring -> gtp ->
+"""The package's floors: imports point down features -> reading -> classifiers -> scoring -> gtp ->
 api/datasets -> cli, never sideways between api and datasets, and no two modules import each
 other, directly or round a loop, at their top."""
 
@@ -6,7 +6,8 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "seog"
-FLOORS = {"features": 0, "classifiers": 1, "scoring": 2, "gtp": 3, "api": 4, "datasets": 4, "cli": 5}
+FLOORS = {"features": 0, "reading": 1, "classifiers": 2, "scoring": 3, "gtp": 4, "api": 5, "datasets": 5,
+          "cli": 6}
 
 
 def _imports(path: Path, top_only: bool) -> set[str]:
@@ -92,3 +93,12 @@ def test_no_module_imports_itself_round_a_loop():
         if node not in state:
             visit(node, [node])
     assert loops == []
+
+
+def test_reading_sits_between_features_and_classifiers(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text("from seog.features.board import Board\nfrom seog.classifiers import status\n")
+    assert _wrong_way("seog.reading.m", source)[0] == ["seog.reading.m -> seog.classifiers.status"]
+    source.write_text("from seog.reading.board import SearchBoard\n")
+    assert _wrong_way("seog.features.m", source)[0] == ["seog.features.m -> seog.reading.board"]
+    assert _wrong_way("seog.classifiers.m", source)[0] == []

@@ -8,6 +8,8 @@ Every failure becomes a ``? message`` reply: no input line ends the conversation
 Private commands (prefix ``seog-``): ``seog-rules [NAME]`` (``kgs-rules NAME`` is accepted too,
 as KGS servers send it to engines), ``seog-score`` (the scored board as text) and
 ``seog-score-json`` (the JSON object of ``seog score --json`` on one line).
+GNU Go's reading commands (``attack``, ``defend``, ``trymove``/``popgo``...) come from
+``seog.gtp.reading``; ``loadsgf`` answers the side to move, as GNU Go's does.
 
 ``final_score`` answers in the standard form (``= B+3.5``) even when the position is not a
 finished one; that its count is then an estimate, and why, goes to the log (standard error).
@@ -29,6 +31,8 @@ import numpy as np
 from seog.features import coords
 from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
+from seog.gtp.protocol import GtpFailure, parse_color, vertex
+from seog.gtp.reading import ReadingCommands
 from seog.scoring.request import ScoreRequest, from_board
 from seog.scoring.rules import Rules, UnknownRules, check_suicides, get_rules, parse_komi, sgf_rules
 
@@ -36,19 +40,6 @@ DEFAULT_MODEL = "default"
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _INTEGER = re.compile(r"[+-]?[0-9]{1,9}")
 STATUSES = ("alive", "dead", "seki")
-
-
-class GtpFailure(ValueError):
-    """A command that fails; the message is the text after ``?``."""
-
-
-def parse_color(text: str) -> int:
-    t = text.strip().lower()
-    if t in ("b", "black"):
-        return BLACK
-    if t in ("w", "white"):
-        return WHITE
-    raise GtpFailure(f"syntax error: bad colour {text!r}")
 
 
 def handicap_points(size: int, stones: int) -> list[int]:
@@ -98,6 +89,7 @@ class Referee:
         self.moves: list[tuple[int, int | None]] = []
         self.setup: list[tuple[int, int]] = []
         self.handicap = 0
+        self.to_move = BLACK  # the side to move: after the last move, or as a loaded file says
         self._history: list[Board] = []
         # Superko: how often each (stones, side to move) has occurred, the start and every move on
         # the board (a pass adds none); per move the key it added (None for a pass), for undo.
@@ -132,6 +124,7 @@ class Referee:
         self._keys.append(key)
         self._history.append(before)
         self.moves.append((color, point))
+        self.to_move = -color
         self._cached = None
         return captured
 
@@ -159,7 +152,7 @@ class Referee:
         if not self._history:
             raise GtpFailure("cannot undo")
         self.board = self._history.pop()
-        self.moves.pop()
+        self.to_move = self.moves.pop()[0]
         key = self._keys.pop()
         if key and self._seen[key] > 0:  # not when a setup node in between started superko again
             self._seen[key] -= 1
@@ -175,11 +168,14 @@ class Referee:
             self.board.place(BLACK, point)
             self.setup.append((BLACK, point))
         self.handicap = len(points)
+        self.to_move = WHITE
         self._cached = None
 
     def load(self, game, move_number: int | None = None) -> None:
         """Take a loaded SGF ``Game``: its size, komi, handicap, setup and the moves before
         ``move_number`` (all of them when None). Its rules too, when RU names rules seog knows.
+        The side to move is the colour of move ``move_number`` when the record has it (as GNU Go
+        sets it), else the other side of the last move played.
 
         Setup nodes between moves are placed where they stand. Raises GtpFailure, leaving the
         current game as it was, when the moves before ``move_number`` cannot be replayed."""
@@ -213,6 +209,12 @@ class Referee:
             if move_number is not None:
                 raise
             replayed = False
+        if move_number is not None and move_number <= len(game.moves):
+            self.to_move = game.moves[move_number - 1][0]
+        elif moves:
+            self.to_move = -moves[-1][0]
+        elif game.handicap:
+            self.to_move = WHITE
         if move_number is None and not replayed:
             # A record this board cannot replay: only its final position is kept, with no undo.
             self.board = game.board.copy()
@@ -299,6 +301,8 @@ class GtpReferee:
             "seog-score": self._seog_score,
             "seog-score-json": self._seog_score_json,
         }
+        self.reading = ReadingCommands(self)
+        self.commands.update(self.reading.table())
 
     # ---- protocol ---------------------------------------------------------------------
     def handle(self, line: str) -> str | None:
@@ -356,10 +360,12 @@ class GtpReferee:
         if not coords.MIN_SIZE <= size <= coords.MAX_SIZE:
             raise GtpFailure("unacceptable size")
         self.referee.set_size(size)
+        self.reading.reset()
         return ""
 
     def _clear_board(self, args: list[str]) -> str:
         self.referee.clear()
+        self.reading.reset()
         return ""
 
     def _komi(self, args: list[str]) -> str:
@@ -420,7 +426,8 @@ class GtpReferee:
         except sgf.SgfError as exc:
             raise GtpFailure(f"cannot load file: {exc}") from None
         self.referee.load(game, number)
-        return ""
+        self.reading.reset()
+        return coords.COLOR_NAMES[self.referee.to_move]  # as GNU Go answers: the side to move
 
     def _showboard(self, args: list[str]) -> str:
         ref = self.referee
@@ -485,10 +492,7 @@ class GtpReferee:
             raise GtpFailure(f"cannot score: {exc}") from None
 
     def _vertex(self, word: str) -> int | None:
-        try:
-            return coords.from_gtp(word, self.referee.size)
-        except coords.CoordinateError as exc:
-            raise GtpFailure(f"syntax error: {exc}") from None
+        return vertex(word, self.referee.size)
 
 
 def _need(args: list[str], count: int, usage: str) -> None:
