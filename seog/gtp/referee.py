@@ -27,6 +27,7 @@ import numpy as np
 from seog.features import coords
 from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
+from seog.gtp.eyes import eval_eye
 from seog.scoring.request import ScoreRequest, from_board
 from seog.scoring.rules import Rules, UnknownRules, check_suicides, get_rules, parse_komi, sgf_rules
 
@@ -289,6 +290,7 @@ class GtpReferee:
             "kgs-rules": self._rules,
             "seog-score": self._seog_score,
             "seog-score-json": self._seog_score_json,
+            "eval_eye": lambda a: eval_eye(self.referee, a),
         }
 
     # ---- protocol ---------------------------------------------------------------------
