@@ -24,7 +24,7 @@ def eval_eye(referee, args: list[str]) -> str:
         raise GtpFailure(f"syntax error: {exc}") from None
     if index is None:
         raise GtpFailure("syntax error: eval_eye needs a point, not a pass")
-    game = eye_game_at(referee.board.grid, index)
+    game = eye_game_at(referee.board.grid, index, _prisoners(referee))
     if game is None:
         return "-1"
     value = evaluate(game)
@@ -32,3 +32,12 @@ def eval_eye(referee, args: list[str]) -> str:
         return f"{value.least} {value.most}"
     points = [coords.index_to_gtp(p, size) if p is not None else "PASS" for p in (value.attack, value.defence)]
     return f"{value.least} {value.most} {points[0]} {points[1]}"
+
+
+def _prisoners(referee) -> frozenset[int]:
+    """The stones seog's scoring reads dead in the referee's position (none when it cannot score)."""
+    try:
+        score = referee.score()
+    except ValueError:  # a position the scorer refuses (IllegalPosition is one)
+        return frozenset()
+    return frozenset(int(p) for block in score.read if not block.alive for p in block.points)

@@ -83,7 +83,7 @@ def game_of(cells: frozenset[Cell], sides: str = "", stones: frozenset[Cell] = f
                     neighbours[i].append(wall)
                     neighbours[wall].append(i)
     start = tuple(ATTACKER if cell in stones else EMPTY for cell in order) + (DEFENDER,)
-    return EyeGame(tuple(map(tuple, neighbours)), start, (True,) * wall + (False,), (False,) * (wall + 1),
+    return EyeGame(tuple(map(tuple, neighbours)), start, (True,) * wall + (False,), (EMPTY,) * (wall + 1),
                    frozenset({wall}), tuple(order) + (None,))
 
 

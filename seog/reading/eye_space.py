@@ -22,18 +22,25 @@ from seog.features.coords import adjacent
 from seog.reading.eyes import ATTACKER, DEFENDER, EMPTY, EyeGame
 
 MAX_SPACE = 10  # the largest space read (empty points and the opponent's stones inside)
+OUTSIDE_NODES = 2  # a wall block's liberties outside, as many as this, are left for the attacker to fill
 
 
 def owner_at(grid: np.ndarray, index: int) -> int:
     """The colour whose eye space holds ``index`` (0 when neither side walls it in): for a stone,
-    its opponent; for an empty point, the colour that walls it in within fewer points, and on a
-    tie the colour with more stones next to it, then next to its empty region."""
+    its opponent; for an empty point, the colour that walls it in within fewer points with a wall
+    that is not all in atari (stones in atari are prisoners, not a wall), and on a tie the colour
+    with more stones next to it, then next to its empty region."""
     flat = grid.ravel()
     if flat[index]:
         return -int(flat[index])
     nbrs = adjacent(grid.shape[0])
-    sizes = {c: len(_flood(flat, nbrs, index, lambda p, c=c: flat[p] != c, MAX_SPACE + 1)) for c in (1, -1)}
-    if sizes[1] != sizes[-1] and min(sizes.values()) <= MAX_SPACE:
+    sizes = {}
+    for c in (1, -1):
+        space = _flood(flat, nbrs, index, lambda p, c=c: flat[p] != c, MAX_SPACE + 1)
+        walls = _blocks_next_to(flat, nbrs, set(space), c) if len(space) <= MAX_SPACE else []
+        if any(len(_outside(flat, nbrs, block, set())) >= 2 for block in walls):
+            sizes[c] = len(space)
+    if len(sizes) == 1 or (len(sizes) == 2 and sizes[1] != sizes[-1]):
         return min(sizes, key=sizes.get)
     near = _balance(flat, nbrs, [index])
     if near:
@@ -42,9 +49,10 @@ def owner_at(grid: np.ndarray, index: int) -> int:
     return _balance(flat, nbrs, region) if len(region) <= MAX_SPACE else 0
 
 
-def eye_game_at(grid: np.ndarray, index: int) -> EyeGame | None:
+def eye_game_at(grid: np.ndarray, index: int, prisoners: set[int] | frozenset = frozenset()) -> EyeGame | None:
     """The eye game of the space that holds ``index``, its nodes named by board index; None when
-    no side walls the point in within ``MAX_SPACE`` points."""
+    no side walls the point in within ``MAX_SPACE`` points. ``prisoners``: stones known dead (a
+    scorer's reading), which the space may hold where it is not walled in alone."""
     owner = owner_at(grid, index)
     if not owner:
         return None
@@ -52,10 +60,9 @@ def eye_game_at(grid: np.ndarray, index: int) -> EyeGame | None:
     nbrs = adjacent(grid.shape[0])
     space = _flood(flat, nbrs, index, lambda p: flat[p] != owner, MAX_SPACE + 1)
     if len(space) > MAX_SPACE:
-        if flat[index]:
-            return None
-        space = _flood(flat, nbrs, index, lambda p: flat[p] == EMPTY, MAX_SPACE + 1)
-        if len(space) > MAX_SPACE:
+        space = _flood(flat, nbrs, index, lambda p: flat[p] == EMPTY or (flat[p] == -owner and p in prisoners),
+                       MAX_SPACE + 1)
+        if len(space) > MAX_SPACE or (flat[index] and index not in prisoners):
             return None
     space_set = set(space)
     walls = _blocks_next_to(flat, nbrs, space_set, owner)
@@ -63,7 +70,7 @@ def eye_game_at(grid: np.ndarray, index: int) -> EyeGame | None:
         return None
     joins = _joining_points(flat, nbrs, space_set, walls)
     main = _main_group(flat, nbrs, walls, space_set, space_set | set(joins))
-    return _game(flat, nbrs, owner, space + joins, walls, main)
+    return _game(flat, nbrs, owner, space + joins, walls, main, space_set)
 
 
 def _balance(flat: np.ndarray, nbrs, points) -> int:
@@ -111,45 +118,88 @@ def _joining_points(flat: np.ndarray, nbrs, space: set[int], walls: list[list[in
 
 
 def _game(flat: np.ndarray, nbrs, owner: int, played: list[int], walls: list[list[int]],
-          main_blocks: set[int]) -> EyeGame:
-    """The game's nodes: the points played, one node a wall block, and the wall's liberties
-    outside as nodes only the attacker fills (one for the main group, up to two for each other
-    block): the space must keep the wall alive once they are gone."""
-    index = {p: i for i, p in enumerate(played)}
-    first_wall = len(played)
-    block_node = {p: first_wall + i for i, block in enumerate(walls) for p in block}
-    neighbours: list[set[int]] = [set() for _ in range(first_wall + len(walls))]
-    free = [False] * len(neighbours)
-    for p, i in index.items():
+          main_blocks: set[int], space: set[int]) -> EyeGame:
+    """The game's nodes: the points played; one node a wall block; one node each opponent block
+    outside the space that touches it with ``OUTSIDE_NODES`` liberties or fewer (a weak stone
+    beside a margin may be taken: the margin is false); and the liberties outside of both as nodes
+    that one side fills (the attacker the wall's, ``OUTSIDE_NODES`` at most a block or the main
+    group; the defender the weak stones'): the space must keep the wall alive once they are gone.
+    A stronger opponent stone beside a point makes a stone of the attacker there uncapturable."""
+    played_set = set(played)
+    nodes = _Nodes()
+    for p in played:
+        nodes.add(EMPTY if flat[p] == EMPTY else (DEFENDER if flat[p] == owner else ATTACKER), True, p)
+    wall_node = {}
+    for block in walls:
+        node = nodes.add(DEFENDER, False, None)
+        wall_node.update((p, node) for p in block)
+    weak, weak_node = [], {}
+    for block in _blocks_next_to(flat, nbrs, played_set, -owner):
+        if block[0] in played_set:
+            continue
+        if len(_outside(flat, nbrs, block, played_set)) <= OUTSIDE_NODES:
+            node = nodes.add(ATTACKER, False, None, no_room=True)
+            weak.append(block)
+            weak_node.update((p, node) for p in block)
+    for i, p in enumerate(played):
         for q in nbrs[p]:
-            if q in index:
-                neighbours[i].add(index[q])
-            elif q in block_node:
-                neighbours[i].add(block_node[q])
-                neighbours[block_node[q]].add(i)
-            elif flat[q] == EMPTY or flat[q] == -owner:  # open board, or the opponent's stones outside
-                free[i] = True
-    outside_nodes: list[set[int]] = []  # the wall nodes next to each outside liberty node
-    main_nodes = {first_wall + b for b in main_blocks}
-    if any(_outside(flat, nbrs, walls[b], set(index)) for b in main_blocks):
-        outside_nodes.append(main_nodes)
+            if q in played_set:
+                nodes.join(i, played.index(q))
+            elif q in wall_node:
+                nodes.join(i, wall_node[q])
+            elif q in weak_node:
+                nodes.join(i, weak_node[q])
+            else:  # open board, or a strong opponent stone outside
+                nodes.free[i] = ATTACKER
+        if p not in space:  # a point that joins the wall is no eye of this space: a stone there stays
+            nodes.free[i] = ATTACKER
+    main_nodes = {wall_node[walls[b][0]] for b in main_blocks}
+    main_outside = set().union(*(_outside(flat, nbrs, walls[b], played_set) for b in main_blocks))
+    nodes.outside(main_nodes, min(len(main_outside), OUTSIDE_NODES), ATTACKER)
     for b, block in enumerate(walls):
         if b not in main_blocks:
-            count = min(len(_outside(flat, nbrs, block, set(index))), 2)
-            outside_nodes.extend({first_wall + b} for _ in range(count))
-    for wall_nodes in outside_nodes:
-        node = len(neighbours)
-        neighbours.append(set(wall_nodes))
-        for w in wall_nodes:
-            neighbours[w].add(node)
-        free.append(True)
-    extra = len(outside_nodes)
-    start = tuple(EMPTY if flat[p] == EMPTY else (DEFENDER if flat[p] == owner else ATTACKER) for p in played)
-    return EyeGame(tuple(tuple(sorted(nb)) for nb in neighbours),
-                   start + (DEFENDER,) * len(walls) + (EMPTY,) * extra,
-                   (True,) * len(played) + (False,) * len(walls) + (True,) * extra, tuple(free),
-                   frozenset(main_nodes), tuple(played) + (None,) * (len(walls) + extra),
-                   (False,) * (len(played) + len(walls)) + (True,) * extra)
+            nodes.outside({wall_node[block[0]]}, min(len(_outside(flat, nbrs, block, played_set)), OUTSIDE_NODES),
+                          ATTACKER)
+    for block in weak:
+        nodes.outside({weak_node[block[0]]}, len(_outside(flat, nbrs, block, played_set)), DEFENDER)
+    return EyeGame(tuple(tuple(sorted(nb)) for nb in nodes.neighbours), tuple(nodes.start), tuple(nodes.playable),
+                   tuple(nodes.free), frozenset(main_nodes), tuple(nodes.names), tuple(nodes.only),
+                   tuple(nodes.no_room))
+
+
+class _Nodes:
+    """An eye game's nodes as they are added."""
+
+    def __init__(self) -> None:
+        self.neighbours: list[set[int]] = []
+        self.start: list[int] = []
+        self.playable: list[bool] = []
+        self.free: list[int] = []
+        self.names: list = []
+        self.only: list[int] = []
+        self.no_room: list[bool] = []
+
+    def add(self, color: int, playable: bool, name, free: int = EMPTY, only: int = EMPTY,
+            no_room: bool = False) -> int:
+        self.neighbours.append(set())
+        self.start.append(color)
+        self.playable.append(playable)
+        self.free.append(free)
+        self.names.append(name)
+        self.only.append(only)
+        self.no_room.append(no_room)
+        return len(self.start) - 1
+
+    def join(self, a: int, b: int) -> None:
+        self.neighbours[a].add(b)
+        self.neighbours[b].add(a)
+
+    def outside(self, blocks: set[int], count: int, filler: int) -> None:
+        """``count`` liberties outside shared by the block nodes ``blocks``, filled by ``filler`` alone."""
+        for _ in range(count):
+            node = self.add(EMPTY, True, None, free=filler, only=filler)
+            for b in blocks:
+                self.join(node, b)
 
 
 def _main_group(flat: np.ndarray, nbrs, walls: list[list[int]], space: set[int], played: set[int]) -> set[int]:

@@ -27,19 +27,23 @@ _WON, _LOST = True, False
 @dataclass(frozen=True)
 class EyeGame:
     """A small local position. ``neighbours[i]``: the nodes next to node ``i``; ``start[i]``:
-    EMPTY, DEFENDER or ATTACKER; ``playable[i]``: a point either side may play on; ``free[i]``:
-    an attacker's stone here has a liberty outside the game (it cannot be taken); ``main``: the
-    wall nodes (defender) whose capture loses the game; ``names``: each node's name for answers
-    (a board index, a cell, or None for a node that is no point); ``attacker_only``: nodes only
-    the attacker plays on (a liberty of the wall outside the space; all False when empty)."""
+    EMPTY, DEFENDER or ATTACKER; ``playable[i]``: a node a stone may be played on; ``free[i]``:
+    the colour (or EMPTY: neither) whose stone here has a liberty outside the game, so that its
+    block cannot be taken; ``main``: the wall nodes (defender) whose capture loses the game;
+    ``names``: each node's name for answers (a board index, a cell, or None for a node that is no
+    point); ``only[i]``: the one colour that may play on node ``i`` (EMPTY: both; a liberty
+    outside the space is filled by one side only; all EMPTY when the tuple is empty);
+    ``no_room[i]``: node ``i``, empty, is no liberty (the point of the opponent's weak stones
+    outside the space, taken: not this space's room, for either side; all False when empty)."""
 
     neighbours: tuple[tuple[int, ...], ...]
     start: tuple[int, ...]
     playable: tuple[bool, ...]
-    free: tuple[bool, ...]
+    free: tuple[int, ...]
     main: frozenset[int]
     names: tuple
-    attacker_only: tuple[bool, ...] = ()
+    only: tuple[int, ...] = ()
+    no_room: tuple[bool, ...] = ()
 
     def __post_init__(self) -> None:
         n = len(self.neighbours)
@@ -47,10 +51,14 @@ class EyeGame:
             raise ValueError("an eye game needs one start colour, playable and free flag and name a node")
         if not self.main or any(self.start[m] != DEFENDER for m in self.main):
             raise ValueError("an eye game needs a wall: main nodes holding the defender's stones")
-        if not self.attacker_only:
-            object.__setattr__(self, "attacker_only", (False,) * n)
-        elif len(self.attacker_only) != n:
-            raise ValueError("an eye game needs one attacker_only flag a node")
+        if not self.only:
+            object.__setattr__(self, "only", (EMPTY,) * n)
+        elif len(self.only) != n:
+            raise ValueError("an eye game needs one ``only`` colour a node")
+        if not self.no_room:
+            object.__setattr__(self, "no_room", (False,) * n)
+        elif len(self.no_room) != n:
+            raise ValueError("an eye game needs one ``no_room`` flag a node")
 
     @cached_property
     def points(self) -> tuple[int, ...]:
@@ -80,11 +88,11 @@ def evaluate(game: EyeGame) -> EyeValue:
     with_extra = _with_extra_eye(game)
     solver = _Solver(game, with_extra)
     least_moves = solver.first_moves(ATTACKER, ko_winner=ATTACKER)
-    most_moves = solver.first_moves(DEFENDER, ko_winner=DEFENDER)
+    most_moves = solver.first_moves(DEFENDER, ko_winner=ATTACKER)
     least = min(least_moves.values())
     most = max(most_moves.values())
     ko = (least != min(solver.first_moves(ATTACKER, ko_winner=DEFENDER).values())
-          or most != max(solver.first_moves(DEFENDER, ko_winner=ATTACKER).values()))
+          or most != max(solver.first_moves(DEFENDER, ko_winner=DEFENDER).values()))
     seki = most == 2 and not solver.eyes(game.start, DEFENDER, DEFENDER, strict=True)
     if least == most:
         return EyeValue(least, most, ko=ko, seki=seki)
@@ -106,7 +114,8 @@ def _with_extra_eye(game: EyeGame) -> EyeGame:
     extra = len(game.neighbours)
     neighbours = tuple(nb + (extra,) if i in game.main else nb for i, nb in enumerate(game.neighbours))
     return EyeGame(neighbours + (tuple(sorted(game.main)),), game.start + (EMPTY,), game.playable + (True,),
-                   game.free + (False,), game.main, game.names + (None,), game.attacker_only + (True,))
+                   game.free + (EMPTY,), game.main, game.names + (None,), game.only + (ATTACKER,),
+                   game.no_room + (False,))
 
 
 class _Solver:
@@ -122,7 +131,7 @@ class _Solver:
         game = self.games[0]
         out = {}
         for move in game.points + (PASS,):
-            if move != PASS and (game.start[move] != EMPTY or (first == DEFENDER and game.attacker_only[move])):
+            if move != PASS and (game.start[move] != EMPTY or game.only[move] not in (EMPTY, first)):
                 continue
             lives = [self._lives_after(which, move, first, ko_winner) for which in (0, 1)]
             if lives == [None, None]:
@@ -161,7 +170,7 @@ class _Solver:
             return _WON
         game = self.games[which]
         if passes == 2:
-            result = not strict or not any(c == ATTACKER and game.playable[i] and not game.free[i]
+            result = not strict or not any(c == ATTACKER and game.playable[i] and game.free[i] != ATTACKER
                                            for i, c in enumerate(board))
             self.table[key] = result
             return result
@@ -172,7 +181,7 @@ class _Solver:
             if move != PASS:
                 if board[move] != EMPTY or (move == ko and to_move != ko_winner):
                     continue
-                if to_move == DEFENDER and game.attacker_only[move]:
+                if game.only[move] not in (EMPTY, to_move):
                     continue
             after = _play(game, board, move, to_move)
             if after is None:
@@ -217,17 +226,18 @@ def _play(game: EyeGame, board: tuple, move: int, color: int) -> tuple[tuple, in
 
 
 def _block(game: EyeGame, cells: list, start: int) -> tuple[list[int], set]:
-    """The block at ``start`` and its liberties (an attacker's free stone has one outside: -1)."""
+    """The block at ``start`` and its liberties (a free stone has one outside the game: -1)."""
     color = cells[start]
     block, liberties, todo = [start], set(), [start]
     seen = {start}
     while todo:
         p = todo.pop()
-        if color == ATTACKER and game.free[p]:
+        if game.free[p] == color:
             liberties.add(-1)
         for nb in game.neighbours[p]:
             if cells[nb] == EMPTY:
-                liberties.add(nb)
+                if not game.no_room[nb]:
+                    liberties.add(nb)
             elif cells[nb] == color and nb not in seen:
                 seen.add(nb)
                 block.append(nb)
