@@ -130,6 +130,15 @@ def key_of(cells, sides: str = "", stones=frozenset()) -> str:
     return _canonical_form(frozenset(cells), sides, frozenset(stones))[0]
 
 
+def orientations(cells, sides: str = "", stones=frozenset()) -> list[tuple[frozenset[Cell], str, frozenset[Cell]]]:
+    """The placed shape turned and mirrored the square's eight ways (cells moved to row and column 0)."""
+    out = []
+    for symmetry in _SYMMETRIES:
+        shift, new_sides = _oriented(cells, sides, stones, symmetry)
+        out.append((frozenset(shift.values()), new_sides, frozenset(shift[s] for s in stones)))
+    return out
+
+
 def _cell(value) -> Cell | None:
     return None if value is None else (value[0], value[1])
 

@@ -21,7 +21,7 @@ import numpy as np
 from seog.features.coords import adjacent
 from seog.reading.eyes import ATTACKER, DEFENDER, EMPTY, EyeGame
 
-MAX_SPACE = 10  # the largest space read (empty points and the opponent's stones inside)
+MAX_SPACE = 7  # the largest space read (empty points and the opponent's stones inside)
 OUTSIDE_NODES = 2  # a wall block's liberties outside, as many as this, are left for the attacker to fill
 
 
