@@ -22,7 +22,7 @@ from seog.reading.eye_shapes import (
     placements,
     polyominoes,
 )
-from seog.reading.eyes import evaluate
+from seog.reading.eyes import TooBig, evaluate
 
 
 def shape(picture: str) -> tuple[frozenset, frozenset]:
@@ -227,3 +227,8 @@ def test_gnugo_optics_cases(sgf, command, want):
         assert gtp.handle(command).strip() == f"= {want}"
     finally:
         os.chdir(here)
+
+
+def test_a_search_past_its_budget_says_so():
+    with pytest.raises(TooBig, match="more than 10 positions"):
+        evaluate(game_of(frozenset({(0, 0), (0, 1), (0, 2), (1, 1)})), budget=10)

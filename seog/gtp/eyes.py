@@ -2,14 +2,15 @@
 
 The answer is GNU Go's: the least and most eyes the space gives its owner (the attacker moving
 first, then the owner), then the attack and defence points when the two differ; ``-1`` when V
-is no eye space (open board, or more than ``eye_space.MAX_SPACE`` points).
+is no eye space (open board, or more than ``eye_space.MAX_SPACE`` points); a failure for a space
+whose search runs past its budget (``eyes.BUDGET`` positions).
 """
 
 from __future__ import annotations
 
 from seog.features import coords
 from seog.reading.eye_space import eye_game_at
-from seog.reading.eyes import evaluate
+from seog.reading.eyes import TooBig, evaluate
 
 
 def eval_eye(referee, args: list[str]) -> str:
@@ -27,7 +28,10 @@ def eval_eye(referee, args: list[str]) -> str:
     game = eye_game_at(referee.board.grid, index, _prisoners(referee))
     if game is None:
         return "-1"
-    value = evaluate(game)
+    try:
+        value = evaluate(game)
+    except TooBig as exc:
+        raise GtpFailure(str(exc)) from None
     if value.least == value.most:
         return f"{value.least} {value.most}"
     points = [coords.index_to_gtp(p, size) if p is not None else "PASS" for p in (value.attack, value.defence)]

@@ -21,6 +21,7 @@ EMPTY = 0
 DEFENDER = 1
 ATTACKER = -1
 PASS = -1
+BUDGET = 100_000  # positions an evaluation may read (optics.tst's biggest space reads 18,000, under a second)
 _WON, _LOST = True, False
 
 
@@ -83,10 +84,15 @@ class EyeValue:
     seki: bool = False
 
 
-def evaluate(game: EyeGame) -> EyeValue:
-    """The eye value of ``game``'s space, its vital points, and whether a ko or a seki decides it."""
+class TooBig(ValueError):
+    """A space whose search would read more positions than its budget."""
+
+
+def evaluate(game: EyeGame, budget: int = BUDGET) -> EyeValue:
+    """The eye value of ``game``'s space, its vital points, and whether a ko or a seki decides it;
+    TooBig past ``budget`` positions read."""
     with_extra = _with_extra_eye(game)
-    solver = _Solver(game, with_extra)
+    solver = _Solver(game, with_extra, budget)
     least_moves = solver.first_moves(ATTACKER, ko_winner=ATTACKER)
     most_moves = solver.first_moves(DEFENDER, ko_winner=ATTACKER)
     least = min(least_moves.values())
@@ -121,7 +127,8 @@ def _with_extra_eye(game: EyeGame) -> EyeGame:
 class _Solver:
     """Minimax over one game and its extra-eye twin, each position read once per question."""
 
-    def __init__(self, game: EyeGame, with_extra: EyeGame) -> None:
+    def __init__(self, game: EyeGame, with_extra: EyeGame, budget: int) -> None:
+        self.budget = budget
         self.games = (game, with_extra)
         self.table: dict = {}
 
@@ -166,6 +173,8 @@ class _Solver:
         known = self.table.get(key)
         if known is not None:
             return known
+        if len(self.table) >= self.budget:
+            raise TooBig(f"an eye space of {sum(self.games[0].playable)} points reads more than {self.budget} positions")
         if (board, to_move) in path:  # a cycle: the attacker got nowhere
             return _WON
         game = self.games[which]
