@@ -119,7 +119,8 @@ def _joining_points(flat: np.ndarray, nbrs, space: set[int], walls: list[list[in
 
 def _game(flat: np.ndarray, nbrs, owner: int, played: list[int], walls: list[list[int]],
           main_blocks: set[int], space: set[int]) -> EyeGame:
-    """The game's nodes: the points played; one node a wall block; one node each opponent block
+    """The game's nodes: the points played; one node a wall block (once taken, a point to play on
+    again, named when it was one stone); one node each opponent block
     outside the space that touches it with ``OUTSIDE_NODES`` liberties or fewer (a weak stone
     beside a margin may be taken: the margin is false); and the liberties outside of both as nodes
     that one side fills (the attacker the wall's, ``OUTSIDE_NODES`` at most a block or the main
@@ -131,7 +132,7 @@ def _game(flat: np.ndarray, nbrs, owner: int, played: list[int], walls: list[lis
         nodes.add(EMPTY if flat[p] == EMPTY else (DEFENDER if flat[p] == owner else ATTACKER), True, p)
     wall_node = {}
     for block in walls:
-        node = nodes.add(DEFENDER, False, None)
+        node = nodes.add(DEFENDER, True, block[0] if len(block) == 1 else None)  # taken, played again as one point
         wall_node.update((p, node) for p in block)
     weak, weak_node = [], {}
     for block in _blocks_next_to(flat, nbrs, played_set, -owner):
