@@ -69,7 +69,9 @@ def eye_game_at(grid: np.ndarray, index: int, prisoners: set[int] | frozenset = 
     if not walls:
         return None
     joins = _joining_points(flat, nbrs, space_set, walls)
-    main = _main_group(flat, nbrs, walls, space_set, space_set | set(joins))
+    secure = {p for p in joins if _secure(flat, nbrs, p, owner)}
+    joins = [p for p in joins if p not in secure]
+    main = _main_group(flat, nbrs, walls, space_set, space_set | set(joins), secure)
     return _game(flat, nbrs, owner, space + joins, walls, main, space_set)
 
 
@@ -152,8 +154,8 @@ def _game(flat: np.ndarray, nbrs, owner: int, played: list[int], walls: list[lis
                 nodes.join(i, weak_node[q])
             else:  # open board, or a strong opponent stone outside
                 nodes.free[i] = ATTACKER
-        if p not in space:  # a point that joins the wall is no eye of this space: a stone there stays
-            nodes.free[i] = ATTACKER
+        if p not in space and any(flat[q] != owner for q in nbrs[p]):
+            nodes.free[i] = ATTACKER  # a point that joins the wall is no eye of this space: a stone there stays
     main_nodes = {wall_node[walls[b][0]] for b in main_blocks}
     main_outside = set().union(*(_outside(flat, nbrs, walls[b], played_set) for b in main_blocks))
     nodes.outside(main_nodes, min(len(main_outside), OUTSIDE_NODES), ATTACKER)
@@ -203,10 +205,21 @@ class _Nodes:
                 self.join(node, b)
 
 
-def _main_group(flat: np.ndarray, nbrs, walls: list[list[int]], space: set[int], played: set[int]) -> set[int]:
+def _secure(flat: np.ndarray, nbrs, point: int, owner: int) -> bool:
+    """Is ``point`` an eye of its own that joins its blocks for good: only the owner's stones
+    around it, none of them in atari (an opponent's stone there would be a suicide)?"""
+    if any(flat[q] != owner for q in nbrs[point]):
+        return False
+    return all(len(_outside(flat, nbrs, block, {point})) >= 1
+               for block in _blocks_next_to(flat, nbrs, {point}, owner))
+
+
+def _main_group(flat: np.ndarray, nbrs, walls: list[list[int]], space: set[int], played: set[int],
+                secure: set[int]) -> set[int]:
     """The wall blocks that make one group outside the game: the block next to the most points
-    of the space (then the biggest), and those joined to it by two shared liberties outside (a
-    connection the opponent cannot cut in one move)."""
+    of the space (then the biggest), and those joined to it by two shared liberties outside, or
+    by a ``secure`` one (an empty point that only the owner's stones surround): connections the
+    opponent cannot cut in one move."""
     outside = [_outside(flat, nbrs, block, played) for block in walls]
     touching = [len({q for p in block for q in nbrs[p]} & space) for block in walls]
     first = max(range(len(walls)), key=lambda b: (touching[b], len(walls[b]), len(outside[b])))
@@ -214,7 +227,8 @@ def _main_group(flat: np.ndarray, nbrs, walls: list[list[int]], space: set[int],
     while todo:
         b = todo.pop()
         for other in range(len(walls)):
-            if other not in group and len(outside[b] & outside[other]) >= 2:
+            shared = outside[b] & outside[other]
+            if other not in group and (len(shared) >= 2 or shared & secure):
                 group.add(other)
                 todo.append(other)
     return group
