@@ -60,9 +60,12 @@ def eye_game_at(grid: np.ndarray, index: int, prisoners: set[int] | frozenset = 
     nbrs = adjacent(grid.shape[0])
     space = _flood(flat, nbrs, index, lambda p: flat[p] != owner, MAX_SPACE + 1)
     if len(space) > MAX_SPACE:
-        space = _flood(flat, nbrs, index, lambda p: flat[p] == EMPTY or (flat[p] == -owner and p in prisoners),
+        inside = set(prisoners)
+        if flat[index]:  # asked about a stone: it is taken to be a prisoner, and its block with it
+            inside |= set(_flood(flat, nbrs, index, lambda p: flat[p] == flat[index], flat.size))
+        space = _flood(flat, nbrs, index, lambda p: flat[p] == EMPTY or (flat[p] == -owner and p in inside),
                        MAX_SPACE + 1)
-        if len(space) > MAX_SPACE or (flat[index] and index not in prisoners):
+        if len(space) > MAX_SPACE:
             return None
     space_set = set(space)
     walls = _blocks_next_to(flat, nbrs, space_set, owner)
