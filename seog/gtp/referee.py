@@ -31,6 +31,7 @@ import numpy as np
 from seog.features import coords
 from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
+from seog.gtp.eyes import eval_eye
 from seog.gtp.protocol import GtpFailure, parse_color, vertex
 from seog.gtp.reading import ReadingCommands
 from seog.scoring.request import ScoreRequest, from_board
@@ -300,6 +301,7 @@ class GtpReferee:
             "kgs-rules": self._rules,
             "seog-score": self._seog_score,
             "seog-score-json": self._seog_score_json,
+            "eval_eye": lambda a: eval_eye(self.referee, a),
         }
         self.reading = ReadingCommands(self)
         self.commands.update(self.reading.table())
