@@ -178,10 +178,11 @@ def blind_round(args: argparse.Namespace, workers: int, options: ann.Options, ra
     same run with the records' counted results."""
     from dataclasses import replace
 
-    summary, _ = run_once(args.archive, args.games, workers, replace(options, ignore_result=True), args.into)
-    blind = summary.count(ann.ANNOTATED) / summary.seconds
+    summary, cpu = run_once(args.archive, args.games, workers, replace(options, ignore_result=True), args.into)
+    done = summary.count(ann.ANNOTATED)
+    blind = done / summary.seconds
     print(f"  {workers} worker{'s' if workers > 1 else ' '} blind: {blind:6.1f} games/s "
-          f"(with the recorded results x{rate / blind:.2f})")
+          f"(with the recorded results x{rate / blind:.2f}); CPU {1000 * cpu / max(done, 1):.1f} ms a game")
     return blind
 
 
