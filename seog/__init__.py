@@ -1,4 +1,8 @@
-"""seog: Score End Of Game."""
+"""seog: Score End Of Game.
+
+``seog.score(game, rules=..., komi=...)`` scores a game in this process (``seog.api.library``),
+imported when first asked for, so that ``import seog`` stays light.
+"""
 
 import os
 
@@ -17,3 +21,11 @@ def cores() -> int:
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return os.cpu_count() or 1
+
+
+def __getattr__(name: str):
+    """``seog.score``, imported on first use (the scorer and pydantic take ~0.3 s to import)."""
+    if name == "score":
+        from seog.api.library import score
+        return score
+    raise AttributeError(f"module 'seog' has no attribute {name!r}")

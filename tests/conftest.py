@@ -1,5 +1,11 @@
-"""Shared test helpers: positions drawn as ASCII pictures, and the optional ../shared data."""
+"""Shared test helpers: positions drawn as ASCII pictures, and the optional ../shared data; a
+check that the test run leaves no process behind."""
 
+import ctypes
+import os
+import signal
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -190,3 +196,72 @@ def one_torch_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(before)
+
+
+PR_SET_CHILD_SUBREAPER = 36  # prctl option: orphans of this process's descendants become its children
+HELPERS = (b"multiprocessing.resource_tracker", b"multiprocessing.forkserver")  # live as long as the run
+
+
+def process_state(pid: int) -> tuple[int, str] | None:
+    """(parent pid, state letter) of a process from /proc, or None once it is gone."""
+    try:
+        after_name = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return int(after_name[1]), after_name[0]
+
+
+def alive(pid: int) -> bool:
+    """The process runs (a zombie has ended: it only waits for its parent to read its status)."""
+    state = process_state(pid)
+    return state is not None and state[1] not in "ZX"
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``, zombies included."""
+    return [int(p.name) for p in Path("/proc").iterdir()
+            if p.name.isdigit() and (process_state(int(p.name)) or (None,))[0] == pid]
+
+
+def left_behind(grace: float) -> dict[int, str]:
+    """This run's child processes still running after ``grace`` seconds (multiprocessing's own
+    helpers aside), with their command lines; ended ones are reaped."""
+    deadline = time.monotonic() + grace
+    while True:
+        running = {}
+        for pid in children_of(os.getpid()):
+            if not alive(pid):
+                try:
+                    os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    pass
+                continue
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if not any(helper in command for helper in HELPERS):
+                running[pid] = command.replace(bytes(1), b" ").decode(errors="replace").strip()
+        if not running or time.monotonic() > deadline:
+            return running
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_process_left_behind():
+    """Fail the run when a process it started outlives it: a server's workers orphaned by a kill of
+    their supervisor kept answering on their port. On Linux this process adopts its descendants'
+    orphans (a child subreaper), so that those are found too."""
+    if not sys.platform.startswith("linux") or not Path("/proc/self/stat").exists():
+        yield
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    yield
+    running = left_behind(grace=10)
+    for pid in running:  # reported, then ended: the run leaves nothing behind either way
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    if running:
+        pytest.fail("processes the tests started were still running:\n"
+                    + "\n".join(f"{pid}: {command}" for pid, command in running.items()), pytrace=False)

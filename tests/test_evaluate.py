@@ -2,6 +2,7 @@
 
 import json
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -154,22 +155,29 @@ def test_cli_csv_that_is_a_folder_is_refused_before_the_work(tmp_path, capsys, m
     assert capsys.readouterr().err == f"seog evaluate: error: --csv {tmp_path / 'out.csv'} is a folder: name a file\n"
 
 
-def test_cli_csv_without_matplotlib_names_the_extra_before_the_work(tmp_path, capsys, monkeypatch):
-    """The PNG beside the CSV is drawn after every position is scored: without matplotlib (a
-    server's install) the command stops first, naming the extra; the table alone needs nothing more."""
-    from seog.cli import evaluate as cli_evaluate
-
+def test_cli_csv_without_matplotlib_writes_the_table_and_summary_and_names_the_extra(tmp_path, capsys,
+                                                                                  monkeypatch):
+    """A server's install has no matplotlib: the CSV and the summary are written all the same, and
+    one line says the PNG needs the plots extra (which does not bring torch)."""
     folder = _folder(tmp_path, wall=wall())
     out = tmp_path / "report" / "ev.csv"
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if not installed
-    real = cli_evaluate.run_folders
-    monkeypatch.setattr(cli_evaluate, "run_folders", lambda *a: pytest.fail("evaluated before the check"))
-    assert main(["evaluate", str(folder), "--no-model", "--csv", str(out), "--quiet"]) == 1
-    assert capsys.readouterr().err == ("seog evaluate: error: --csv (the PNG beside it) needs matplotlib, which "
-                                       "this install lacks: pip install 'seog[train]'\n")
-    assert not out.parent.exists()
-    monkeypatch.setattr(cli_evaluate, "run_folders", real)
-    assert main(["evaluate", str(folder), "--no-model", "--quiet"]) == 0
+    assert main(["evaluate", str(folder), "--no-model", "--csv", str(out), "--quiet"]) == 0
+    printed = capsys.readouterr()
+    assert printed.err == (f"seog evaluate: no {out.with_suffix('.png')}: the PNG needs matplotlib, which this "
+                           "install lacks: pip install 'seog[plots]'\n")
+    assert out.read_text().splitlines()[1].startswith("wall,9,")
+    assert json.loads(out.with_suffix(".summary.json").read_text())["seog"]["positions"] == 1
+    assert not out.with_suffix(".png").exists()
+    assert printed.out.rstrip().endswith(f"wrote {out}, {out.with_suffix('.summary.json')}")
+
+
+def test_the_plots_extra_brings_matplotlib_without_torch():
+    import tomllib
+
+    extras = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    assert [r.split(">")[0] for r in extras["plots"]] == ["matplotlib"]
 
 
 @pytest.mark.parametrize("missing, named", [(["torch"], "torch"), (["matplotlib"], "matplotlib"),

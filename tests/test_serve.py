@@ -1,5 +1,5 @@
 """``seog serve --workers N`` as a server runs it: kept-alive connections spread over the workers,
-and SIGTERM ends the supervisor and every worker."""
+SIGTERM ends the supervisor and every worker, and a SIGKILLed supervisor takes its workers along."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import alive
 from seog import cores
 from seog.api import workers
 
@@ -83,7 +84,8 @@ def serve():
     def start(count: int) -> tuple[subprocess.Popen, int]:
         port = free_port()
         proc = subprocess.Popen([sys.executable, "-m", "seog", "serve", "--port", str(port), "--log-level", "info",
-                                 "--workers", str(count)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                 "--workers", str(count)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                start_new_session=True)  # a group of its own, ended whole
         started.append(proc)
         deadline = time.monotonic() + 90
         while listening(port) < count:  # each worker listens once it has loaded the model
@@ -96,9 +98,32 @@ def serve():
 
     yield start
     for proc in started:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        end_group(proc)
+
+
+def in_group(group: int) -> list[int]:
+    """The running processes of a process group."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and os.getpgid(int(entry.name)) == group and alive(int(entry.name)):
+                found.append(int(entry.name))
+        except OSError:
+            pass
+    return found
+
+
+def end_group(proc: subprocess.Popen) -> None:
+    """SIGKILL a server started in a session of its own, and its workers with it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while in_group(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not in_group(proc.pid)
 
 
 def test_kept_alive_connections_are_spread_over_both_workers_and_sigterm_ends_them_all(serve):
@@ -131,6 +156,33 @@ def test_kept_alive_connections_are_spread_over_both_workers_and_sigterm_ends_th
                 and "Z" not in Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]]
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
+def test_workers_end_when_their_supervisor_is_sigkilled_and_the_port_is_free_again(serve):
+    """kill -9 of the supervisor left its workers answering on the port, and the next ``seog serve``
+    there failed ("Address already in use"): each worker asks for SIGTERM when its parent dies."""
+    proc, port = serve(2)
+    pids = workers_of(proc.pid)
+    assert len(pids) == 2
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 5
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in pids if alive(pid)]
+    assert listening(port) == 0
+    with socket.socket() as again:  # no SO_REUSEADDR nor SO_REUSEPORT: refused while anything holds the port
+        again.bind(("127.0.0.1", port))
+        again.listen()
+
+
+def test_a_worker_whose_supervisor_is_gone_before_it_looks_ends_itself():
+    """A supervisor killed while its worker was still starting is gone before the worker asks the
+    kernel for a signal on its death: the worker sees another parent and ends at once."""
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", "import os, time\nfrom seog.api import workers\n"
+                           "workers.end_with(os.getppid() + 1)\ntime.sleep(60)"], timeout=30)
+    assert done.returncode == -signal.SIGTERM and time.monotonic() - started < 20
 
 
 def threads_of(pid: int) -> int:

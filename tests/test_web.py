@@ -229,3 +229,39 @@ def test_tromp_taylor_shows_no_dead_stone_names_those_read_dead_and_refuses_a_fl
     assert sorted(page.locator("#board path.dead-mark").evaluate_all("es => es.map(e => e.dataset.vertex)")) \
         == ["B7", "H6"]
     assert page.locator("#notes li").count() == 0 and page.text_content("#error") == ""
+
+
+@pytest.fixture
+def offline(browser, server):
+    """A browser page that reaches the local server alone: every other request is refused and listed."""
+    context = browser.new_context(viewport={"width": 1200, "height": 950})
+    refused = []
+
+    def only_the_server(route):
+        if route.request.url.startswith(server + "/"):
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_the_server)
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pg, refused
+    context.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def test_the_swagger_docs_render_post_v1_score_with_no_network(offline, server):
+    """/docs loaded Swagger UI from a CDN: a server where nothing outside can be reached showed a
+    blank page. Its files come from the package, and the page asks nothing of the outside."""
+    pg, refused = offline
+    pg.goto(server + "/docs")
+    operation = pg.locator(".opblock-post:has(.opblock-summary-path[data-path='/v1/score'])")
+    playwright.expect(operation.locator(".opblock-summary-method")).to_have_text("POST", timeout=20_000)
+    assert operation.is_visible()
+    paths = pg.locator(".opblock-summary-path").evaluate_all("nodes => nodes.map(n => n.dataset.path)")
+    assert {"/v1/score", "/v1/score/sgf", "/v1/health", "/v1/model"} <= set(paths)
+    assert refused == []
+

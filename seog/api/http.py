@@ -24,6 +24,7 @@ from fastapi import Depends, FastAPI, File, Form, Request, UploadFile
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.routing import APIRoute
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
@@ -54,8 +55,11 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
     ``static_dir/index.html`` exists. At most ``score_threads`` counts run at once (default: the
     cores this process may use); the others wait their turn. Browser pages from ``cors_origins``
     may call the API."""
-    app = FastAPI(title="seog", version=_version(), lifespan=_load_model_first,
-                  description="Score End Of Game: decide the dead stones of a finished game of Go and count it.")
+    # /docs from Swagger UI's files in fastapi-offline, not a CDN: a scoring service often runs where
+    # nothing outside can be reached (ReDoc's page would still fetch its logo from one: no /redoc)
+    app = FastAPIOffline(title="seog", version=_version(), lifespan=_load_model_first, redoc_url=None,
+                         description="Score End Of Game: decide the dead stones of a finished game of Go and "
+                                     "count it.", swagger_ui_parameters={"validatorUrl": None})
     app.add_middleware(BodyLimit, limit=max_body)
     app.add_middleware(GZipMiddleware, minimum_size=1000)  # answers with svg or an SGF copy run to 100 KB
     if cors_origins:  # outermost, so that a 413 carries the CORS headers too

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import logging
 import os
+import signal
 import socket
 import sys
 import threading
@@ -32,6 +33,8 @@ M_ARENA_MAX = -8  # glibc's mallopt parameter
 ARENAS = 2
 TRIM_EVERY = 30.0  # seconds
 _trimming = False  # this process runs keep_memory_flat's thread
+PR_SET_PDEATHSIG = 1  # prctl option: the signal this process gets when its parent dies
+WATCH_EVERY = 1.0  # seconds between a worker's looks at its supervisor
 
 
 def _glibc():
@@ -110,10 +113,34 @@ def bind_slots(host: str, port: int, count: int, join: bool = False) -> list[soc
     return sockets
 
 
+def end_with(supervisor: int, every: float = WATCH_EVERY) -> None:
+    """End this process (SIGTERM: uvicorn's graceful stop) when ``supervisor``, its parent, dies,
+    however it dies: a SIGKILLed supervisor must not leave workers answering on its port. On
+    Linux the kernel sends the signal (``PR_SET_PDEATHSIG``); a thread watching the parent's pid
+    covers other systems and a parent gone before the request was made."""
+    libc = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+    if libc is not None and hasattr(libc, "prctl"):
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+    def watch() -> None:
+        pause = threading.Event()
+        while os.getppid() == supervisor:
+            pause.wait(every)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="supervisor-watch", daemon=True).start()
+
+
 class Worker(Process):
-    """A uvicorn worker process that keeps its memory flat (``keep_memory_flat``)."""
+    """A uvicorn worker process that keeps its memory flat (``keep_memory_flat``) and ends with its
+    supervisor (``end_with``)."""
+
+    def __init__(self, config: uvicorn.Config, sockets: list[socket.socket]) -> None:
+        super().__init__(config, sockets)
+        self.supervisor = os.getpid()
 
     def target(self, sockets: list[socket.socket] | None = None) -> None:
+        end_with(self.supervisor)
         keep_memory_flat()
         super().target(sockets)
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from collections import Counter
 from pathlib import Path
 
-from seog.cli import need_extra, positive_int, seconds
+from seog.cli import positive_int, seconds
+
+PLOTS = "plots"  # pyproject's extra that draws the PNG: matplotlib, without torch
 
 
 def register(sub) -> None:
@@ -27,7 +30,8 @@ def register(sub) -> None:
                         "restarted, and dropped after 3 positions in a row")
     p.add_argument("--model", help="a model file (default: the shipped model)")
     p.add_argument("--no-model", action="store_true", help="static pass and heuristic only")
-    p.add_argument("--csv", help="write one line per position here; a summary JSON and a PNG go beside it")
+    p.add_argument("--csv", help="write one line per position here; a summary JSON goes beside it, and a PNG "
+                                 f"where matplotlib is installed (pip install 'seog[{PLOTS}]')")
     p.add_argument("--limit", type=positive_int, metavar="N", help="only the first N positions of each folder")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no list of wrong positions")
     p.set_defaults(run=run)
@@ -46,8 +50,6 @@ def load_model(args):
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.csv:
-        need_extra("--csv (the PNG beside it)", "matplotlib")
     from seog.datasets import evaluate as ev
 
     if args.csv:
@@ -103,8 +105,14 @@ def run(args: argparse.Namespace) -> int:
                                 for k, v in ev.by_size(rows).items()}
         summaries["skipped"] = [{"name": s.name, "reason": s.reason} for s in skipped]
         out.with_suffix(".summary.json").write_text(json.dumps(summaries, indent=1))
-        ev.plot(rows, out.with_suffix(".png"), title=", ".join(Path(f).name for f in args.folder))
-        print(f"\nwrote {out}, {out.with_suffix('.summary.json')}, {out.with_suffix('.png')}")
+        written = [out, out.with_suffix(".summary.json")]
+        if importlib.util.find_spec("matplotlib") is None:  # a server's install: the figures without the picture
+            print(f"seog evaluate: no {out.with_suffix('.png')}: the PNG needs matplotlib, which this install "
+                  f"lacks: pip install 'seog[{PLOTS}]'", file=sys.stderr)
+        else:
+            ev.plot(rows, out.with_suffix(".png"), title=", ".join(Path(f).name for f in args.folder))
+            written.append(out.with_suffix(".png"))
+        print(f"\nwrote {', '.join(map(str, written))}")
     return 0
 
 
