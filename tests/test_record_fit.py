@@ -119,3 +119,14 @@ def test_annotate_reports_what_the_recorded_result_did(tmp_path, ignore):
         copy = (tmp_path / "out" / CORNER_GROUP.name).read_text()
         assert "recorded result settled" in copy
     assert (games / CORNER_GROUP.name).read_bytes() == CORNER_GROUP.read_bytes()  # the source is never written
+
+
+def test_the_python_api_settles_by_the_record_unless_told_to_read_blind():
+    import seog
+
+    settled = seog.score(CORNER_GROUP)
+    blind = seog.score(CORNER_GROUP, ignore_result=True)
+    assert (settled.result, settled.settled_by, settled.record_fit) == ("B+13.5", "recorded result", "settled")
+    assert (blind.result, blind.settled_by, blind.record_fit) == ("W+48.5", None, None)
+    with pytest.raises(ValueError, match="result go with a board"):
+        seog.score(CORNER_GROUP, result="B+13.5")
