@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from seog.classifiers.capturers import revive_uncaptured
 from seog.classifiers.settings import DEFAULT, PassSettings
-from seog.classifiers.vocabulary import BY_NETS, Source, turn
+from seog.classifiers.vocabulary import BY_NETS, Source, redecide
 from seog.features.coords import adjacent
 from seog.features.topology import Topology
 
@@ -78,7 +78,7 @@ def eyeless_dead(topology: Topology, statuses: dict, settings: PassSettings = DE
                 dead.update(blocks)
     if not dead:
         return statuses
-    out = turn(statuses, dict.fromkeys(dead, False), Source.EYESPACE)
+    out = redecide(statuses, dict.fromkeys(dead, False), Source.EYESPACE)
     prisoners = {o for b in dead for o in topology.blocks[b].opponents if not out[o].alive}
     return revive_uncaptured(topology, out, prisoners)
 
@@ -320,7 +320,7 @@ def enclosed_alive(topology: Topology, statuses: dict, settings: PassSettings = 
         if len(real) >= 2:
             turned.update(dict.fromkeys(blocks, True))
             turned.update({o: False for cer in real for o in cer.inner_blocks})
-    return turn(statuses, turned, Source.EYES)
+    return redecide(statuses, turned, Source.EYES)
 
 
 def big_eye_alive(topology: Topology, statuses: dict, settings: PassSettings = DEFAULT) -> dict:
@@ -339,7 +339,7 @@ def big_eye_alive(topology: Topology, statuses: dict, settings: PassSettings = D
                 turned.update(dict.fromkeys(blocks, True))
                 turned.update(dict.fromkeys(cer.inner_blocks, False))
     turned.update(dict.fromkeys(_lost_in_big_eyes(topology, statuses, settings), False))
-    return turn(statuses, turned, Source.BIG_EYE)
+    return redecide(statuses, turned, Source.BIG_EYE)
 
 
 def _lost_in_big_eyes(topology: Topology, statuses: dict, settings: PassSettings) -> list[int]:

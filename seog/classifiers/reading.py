@@ -4,7 +4,7 @@ captures whoever moves first are dead, with the rest of their chain."""
 from __future__ import annotations
 
 from seog.classifiers.settings import DEFAULT, PassSettings
-from seog.classifiers.vocabulary import BlockStatus, Source, turn
+from seog.classifiers.vocabulary import BlockStatus, Source, redecide
 from seog.features.reading import Reader
 from seog.features.topology import Topology
 
@@ -23,7 +23,7 @@ def read_dead(topology: Topology, statuses: dict[int, BlockStatus],
                                   total=settings.read_position_nodes)
         if reader.dead(topology.blocks[b].points):
             turned.update(dict.fromkeys(topology.chains[topology.blocks[b].chain].blocks, False))
-    return turn(statuses, turned, Source.READING)
+    return redecide(statuses, turned, Source.READING)
 
 
 def read_candidates(topology: Topology, statuses: dict[int, BlockStatus], settings: PassSettings = DEFAULT,

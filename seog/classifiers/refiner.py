@@ -323,14 +323,14 @@ def _ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segm
     return np.tanh(h.dot(net.head_w).reshape(n, space.layer.width)[:, :n] + net.head_b)
 
 
-def turn(a: np.ndarray, turns: int, mirror: bool) -> np.ndarray:
+def rotate(a: np.ndarray, turns: int, mirror: bool) -> np.ndarray:
     """``a`` (its last two axes a board) turned a quarter ``turns`` times, then mirrored left-right."""
     a = np.rot90(a, turns, axes=(-2, -1))
     return a[..., ::-1] if mirror else a
 
 
-def _unturn(a: np.ndarray, turns: int, mirror: bool) -> np.ndarray:
-    """The inverse of ``turn``."""
+def _unrotate(a: np.ndarray, turns: int, mirror: bool) -> np.ndarray:
+    """The inverse of ``rotate``."""
     return np.rot90(a[..., ::-1] if mirror else a, -turns, axes=(-2, -1))
 
 
@@ -342,10 +342,10 @@ def symmetric_ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarra
     terms = np.empty((2 * len(SYMMETRIES),) + segment.shape, dtype=np.float32)
     with _one_blas_thread():
         for i, (turns, mirror) in enumerate(SYMMETRIES):
-            turned, turned_segment = turn(planes, turns, mirror), turn(segment, turns, mirror)
-            terms[2 * i] = _unturn(_ownership(refiner, turned, turned_segment, n_segments), turns, mirror)
+            turned, turned_segment = rotate(planes, turns, mirror), rotate(segment, turns, mirror)
+            terms[2 * i] = _unrotate(_ownership(refiner, turned, turned_segment, n_segments), turns, mirror)
             swapped = _ownership(refiner, turned[SWAP_INPUTS[:len(planes)]], turned_segment, n_segments)
-            terms[2 * i + 1] = _unturn(np.negative(swapped, out=swapped), turns, mirror)
+            terms[2 * i + 1] = _unrotate(np.negative(swapped, out=swapped), turns, mirror)
     terms.sort(axis=0)
     return (terms.sum(axis=0, dtype=np.float64) / len(terms)).astype(np.float32)
 

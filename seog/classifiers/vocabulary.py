@@ -1,6 +1,7 @@
 """The classifiers' shared words: who decided a block (``Source``), why a verdict is in doubt
-(``Doubt``), and a block's decision (``BlockStatus``). Every pass imports them from here, so no
-pass imports the module that runs them (``classifiers.status``)."""
+(``Doubt``), whether a position is finished (``Finish``), and a block's decision
+(``BlockStatus``). Every pass imports them from here, so no pass imports the module that runs
+them (``classifiers.status``)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,15 @@ class Source(StrEnum):
 
 BY_NETS = frozenset({Source.CASCADE, Source.READER})
 EYE_SHAPE_RULES = frozenset({Source.BIG_EYE, Source.EYESPACE, Source.EYES})
+
+
+class Finish(StrEnum):
+    """Whether a position is a finished one, and if not, who says so. A position not finished is
+    decided without the eye-shape rules, and its count is an estimate of the board as it stands."""
+
+    FINISHED = "finished"
+    SAID = "said"  # the record (its RE, one colour's stones) or the caller: ``ScoreRequest.unfinished`` says why
+    OPEN_BORDERS = "open borders"  # open board left to nobody; the value is the word the answers carry
 
 
 class Doubt(StrEnum):
@@ -111,7 +121,7 @@ class BlockStatus:
         return replace(self, doubt=doubt)
 
 
-def turn(statuses: dict[int, BlockStatus], turned: dict[int, bool], source: Source) -> dict[int, BlockStatus]:
+def redecide(statuses: dict[int, BlockStatus], turned: dict[int, bool], source: Source) -> dict[int, BlockStatus]:
     """``statuses`` with the blocks in ``turned`` decided again by ``source``: how every rule
     after the static pass writes a verdict (``revive_uncaptured`` and the rules after the nets).
     Blocks that keep their status, and blocks Benson settled, are left as they were."""

@@ -51,11 +51,11 @@ def finished_statuses(model, data: dict, side: str):
     """``(row, topology, the teacher's verdict per block, statuses)`` of every finished position of
     ``side`` (``side_mask``), the statuses the model's own path gives (static pass, nets, the rules
     it keeps): what a trial of a change after the rules starts from."""
-    from seog.classifiers.status import apply_rules, model_rules, read
+    from seog.classifiers.status import apply_passes, model_passes, read
 
     rows = np.flatnonzero(side_mask(data, side) & data["finished"])
     for row, topology, truth in labelled_positions(data, rows):
-        yield row, topology, truth, apply_rules(topology, read(topology, model, True), True, model_rules(model), True)
+        yield row, topology, truth, apply_passes(topology, read(topology, model, True), model_passes(model), True)
 
 
 def any_wrong(topology, statuses: dict, truth: np.ndarray) -> bool:
@@ -107,10 +107,10 @@ def measure(model, planes, ownership, rows, finished, log=None) -> dict:
     """The decision of ``model`` on the positions ``rows`` of the arrays, finished and unfinished apart."""
     from seog.classifiers.status import (
         EYE_SHAPE_RULES,
-        apply_rules,
+        apply_passes,
         cascade_statuses,
         later_passes,
-        model_rules,
+        model_passes,
         read,
     )
     from seog.classifiers.vocabulary import Doubt, Source
@@ -134,24 +134,24 @@ def measure(model, planes, ownership, rows, finished, log=None) -> dict:
         def alive_of(statuses):
             return np.array([statuses[b.id].alive for b in topology.blocks])
 
-        sub.tally("nets").add(alive_of(apply_rules(topology, reading, False)), truth, sizes)
-        every = apply_rules(topology, reading, True, None, done)
+        sub.tally("nets").add(alive_of(apply_passes(topology, reading, ())), truth, sizes)
+        every = apply_passes(topology, reading, None, done)
         every_wrong = sub.tally("every rule").add(alive_of(every), truth, sizes)
-        product = apply_rules(topology, reading, True, model_rules(model), done)
+        product = apply_passes(topology, reading, model_passes(model), done)
         sub.tally("product").add(alive_of(product), truth, sizes)
         product_wrong = bool((alive_of(product) != truth).any())
         if not done:  # the eye-shape rules on an unfinished board, as they ran before
             sub.tally("every rule, on unfinished boards too").add(
-                alive_of(apply_rules(topology, reading, True, None, True)), truth, sizes)
+                alive_of(apply_passes(topology, reading, None, True)), truth, sizes)
         for name in names:
             if not done and name in EYE_SHAPE_RULES:
                 continue
-            without = apply_rules(topology, reading, True, [m for m in names if m != name], done)
+            without = apply_passes(topology, reading, [m for m in names if m != name], done)
             wrong_without = sub.tally(f"without {name}").add(alive_of(without), truth, sizes)
             sub.fixed[name] = sub.fixed.get(name, 0) + int(wrong_without and not every_wrong)
             sub.broken[name] = sub.broken.get(name, 0) + int(every_wrong and not wrong_without)
         for keep in rule_subsets(names):
-            wrong = alive_of(apply_rules(topology, reading, True, keep, done)) != truth
+            wrong = alive_of(apply_passes(topology, reading, keep, done)) != truth
             positions, stones = sub.subsets.get(keep, (0, 0))
             sub.subsets[keep] = (positions + int(wrong.any()), stones + int(sizes[wrong].sum()))
         ps = [abs(st.p_alive - 0.5) for st in reading.values() if st.p_alive is not None and st.source != Source.BENSON]
