@@ -126,7 +126,7 @@ def save(path, model: Model) -> Path:
 def cascade_sha1(model: Model) -> str:
     """A fingerprint of the cascade alone (features, scaler, weights), whatever refiner rides along:
     a refiner is trained on one cascade's verdicts and belongs to it."""
-    import hashlib  # for training and checks only: scoring never needs it (5 ms of a start)
+    import hashlib  # for training and checks only: scoring never pays for its import
 
     h = hashlib.sha1(json.dumps([model.feature_names, model.scaler.to_dict()], sort_keys=True).encode())
     for net in model.nets:

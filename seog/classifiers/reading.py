@@ -36,8 +36,7 @@ def read_candidates(topology: Topology, statuses: dict[int, BlockStatus], settin
     (``read_max_chain_liberties`` for its chain: with more it connects out), and every opponent
     block next to it is alive (a capture needs living capturers). Big one-eyed groups short of
     liberties are what the nets miss, while stones of one to three that can be taken are often
-    counted alive: on the KataGo-labelled archive, reading them disagreed with KataGo 53 times
-    out of 62 (docs/model.md).
+    counted alive, and reading them disagrees with KataGo (docs/model.md, "Settings").
     """
     least = settings.read_min_stones if min_stones is None else min_stones
     blocks, chains = topology.blocks, topology.chains

@@ -106,7 +106,7 @@ def _message(exc: Exception) -> str:
 
 class _Version(argparse.Action):
     """``--version``: the installed version, looked up only when asked (``importlib.metadata``
-    and the email parser it pulls in cost 20 ms, a tenth of ``seog score``'s start)."""
+    and the email parser it pulls in slow every start: docs/benchmarks.md, "Starting a command")."""
 
     def __call__(self, parser, namespace, values, option_string=None):
         print(f"seog {_version()}")

@@ -13,7 +13,7 @@ from seog.scoring.result import parse_result, same_result
 
 @cache
 def _names(size: int) -> tuple[str, ...]:
-    """Every point's GTP name, by grid index: a lookup is ten times faster than formatting."""
+    """Every point's GTP name, by grid index: a lookup is faster than formatting."""
     return tuple(index_to_gtp(i, size) for i in range(size * size))
 
 
