@@ -6,7 +6,7 @@ import pytest
 
 from conftest import RESIGNED_AT_226, board, setup_record, shared_dir
 from seog.classifiers import model_file
-from seog.classifiers.status import EYE_SHAPE_RULES, SURE, BlockStatus, decide, flag_sure_turned
+from seog.classifiers.status import EYE_SHAPE_PASSES, SURE, BlockStatus, decide, flag_sure_turned
 from seog.features import sgf
 from seog.features.coords import gtp_to_index
 from seog.features.topology import analyze
@@ -21,7 +21,7 @@ def test_resigned_19x19_game_is_counted_as_an_estimate_without_eye_shape_rules()
     game = sgf.load(shared_dir("cases") / "gnugo-19x19-resigned-move-177.sgf")
     score = score_game(game)
     assert not score.finished and score.unfinished == "RE[B+R]"
-    assert not any(st.source in EYE_SHAPE_RULES for st in score.blocks)
+    assert not any(st.source in EYE_SHAPE_PASSES for st in score.blocks)
     assert any("not a finished position (RE[B+R])" in note for note in score.notes)
     answer = to_dict(score, game.recorded)
     assert answer["finished"] is False and answer["unfinished"] == "RE[B+R]"
@@ -51,7 +51,7 @@ def test_a_record_without_re_said_unfinished_on_the_command_line_is_read_as_its_
     alone = scored(setup_record(RESIGNED_AT_226))
     assert said["finished"] is False and said["unfinished"] == SAID_UNFINISHED_CLI
     assert said["notes"][0].startswith(f"not a finished position ({SAID_UNFINISHED_CLI})")
-    assert not {b["source"] for b in said["blocks"]} & {s.value for s in EYE_SHAPE_RULES}
+    assert not {b["source"] for b in said["blocks"]} & {s.value for s in EYE_SHAPE_PASSES}
     assert resigned["unfinished"] == "RE[B+Resign]"
     assert (said["result"], said["dead"]) == (resigned["result"], resigned["dead"])
     assert alone["finished"] is True and alone["result"] != said["result"]
@@ -67,7 +67,7 @@ def test_the_same_board_without_its_record_is_unfinished_by_its_open_borders():
     game = sgf.load(shared_dir("cases") / "gnugo-19x19-resigned-move-177.sgf")
     score = score_position(game.board, rules="japanese", komi=7)
     assert score.unfinished == "open borders" and not score.finished
-    assert not any(st.source in EYE_SHAPE_RULES for st in score.blocks)
+    assert not any(st.source in EYE_SHAPE_PASSES for st in score.blocks)
     assert abs(score.margin) < 100
     assert any(note.startswith("the borders are still open") for note in score.notes)
 
@@ -123,7 +123,7 @@ def test_a_counted_record_stays_finished_whatever_the_eye_shape_rules_close():
     posted = score_position(game.board, rules="japanese", komi=game.komi)
     assert posted.unfinished == "open borders"
     group = next(st for st in posted.blocks if d9 in st.points.tolist())
-    assert group.alive and group.source not in EYE_SHAPE_RULES
+    assert group.alive and group.source not in EYE_SHAPE_PASSES
 
 
 def test_living_9x9_group_is_alive_or_flagged():
@@ -152,7 +152,7 @@ def test_open_board_is_unfinished_and_skips_the_eye_shape_rules():
     """)
     score = score_position(position, rules="japanese")
     assert not score.finished and score.unfinished == "open borders"
-    assert not any(st.source in EYE_SHAPE_RULES for st in score.blocks)
+    assert not any(st.source in EYE_SHAPE_PASSES for st in score.blocks)
     assert to_dict(score)["finished"] is False
 
 
@@ -190,12 +190,12 @@ def test_decide_on_an_unfinished_position_runs_no_eye_shape_rule():
         pytest.skip("no shipped model")
     topology = analyze(game.board.grid)
     unfinished = decide(topology, model, finished=False)
-    assert not any(st.source in EYE_SHAPE_RULES for st in unfinished)
+    assert not any(st.source in EYE_SHAPE_PASSES for st in unfinished)
     finished = decide(topology, model, finished=True)
     if model.refiner is not None and model.refiner.reads_finished:
         assert any(a.p_alive != b.p_alive for a, b in zip(finished, unfinished))
     else:
-        assert all(a.alive == b.alive or a.source in EYE_SHAPE_RULES for a, b in zip(finished, unfinished))
+        assert all(a.alive == b.alive or a.source in EYE_SHAPE_PASSES for a, b in zip(finished, unfinished))
 
 
 def test_a_model_runs_only_the_passes_it_keeps(tmp_path):

@@ -16,7 +16,7 @@ import argparse
 import collections
 from pathlib import Path
 
-from seog.classifiers.status import EYE_SHAPE_RULES, decide, passes_without_eye_shape
+from seog.classifiers.status import EYE_SHAPE_PASSES, decide, passes_without_eye_shape
 from seog.datasets.recount import held_out_games
 from seog.features import sgf
 from seog.features.topology import analyze
@@ -51,7 +51,7 @@ def main() -> None:
         counted = count_request(request, topology, statuses)
         if open_board(request, counted):
             tally[kind, "open borders as read"] += 1
-        elif not any(st.source in EYE_SHAPE_RULES for st in statuses):
+        elif not any(st.source in EYE_SHAPE_PASSES for st in statuses):
             tally[kind, "closed, no eye-shape rule turned a block"] += 1
         else:
             without = count_request(request, topology, decide(topology, model, passes=others, finished=True))

@@ -28,7 +28,7 @@ MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "default.npz"
 FORMAT, VERSION = "seog-cascade", 1
 N_DYNAMIC = 7  # predicted statuses fed to every net after the first
-PASSES_KEY, OLD_PASSES_KEYS = "passes", ("rules",)  # where the meta keeps the passes a model keeps
+PASSES_KEYS = ("passes", "rules")  # where a file's meta may name the passes it keeps; save writes the first
 
 
 class ModelFileError(ValueError):
@@ -98,10 +98,10 @@ def save(path, model: Model) -> Path:
     meta = dict(model.meta, format=FORMAT, version=VERSION, layout=model.layout,
                 scaler=model.scaler.to_dict(), uncertain_margin=float(model.uncertain_margin))
     meta.pop("refiner", None)
-    for key in OLD_PASSES_KEYS:
+    for key in PASSES_KEYS:
         meta.pop(key, None)
     if model.passes is not None:
-        meta[PASSES_KEY] = list(model.passes)
+        meta[PASSES_KEYS[0]] = list(model.passes)
     if model.refiner is not None:
         meta["refiner"] = dict(model.meta.get("refiner", {}), layers=model.refiner.layers,
                                channels=model.refiner.channels, margin=float(model.refiner_margin),
@@ -193,7 +193,7 @@ def load(path) -> Model:
 def passes_in(meta: dict) -> tuple[str, ...] | None:
     """The passes a file's meta keeps, under ``passes`` or its other key ``rules`` (which
     ``models/default.npz`` uses); None where it names none."""
-    for key in (PASSES_KEY, *OLD_PASSES_KEYS):
+    for key in PASSES_KEYS:
         if key in meta:
             return tuple(str(name) for name in meta[key])
     return None

@@ -11,7 +11,7 @@ whole board with every verdict and decides every block Benson does not settle. T
 after the nets that the model keeps (``model_passes``, chosen on held-out data), in this order: tactical reading
 (``classifiers.reading``) calls dead the big blocks called alive that are captured whoever
 moves first (``reading``); groups called dead that enclose a region too big to
-kill are alive (``big-eye``); the eye-space rule (``eyespace``) kills the groups called alive
+kill are alive (``big-eye``); the eye-space pass (``eyespace``) kills the groups called alive
 that have no room for two eyes among opponents that live on their own; blocks called dead that
 are one side of a mutual seki are alive (``seki``), and so are walled-in groups called dead that
 enclose two eyes (``eyes``). The eye-shape passes (big-eye, eyespace, eyes) run only on a
@@ -38,7 +38,7 @@ from seog.classifiers.settings import DEFAULT, PassSettings
 from seog.classifiers.vocabulary import (  # noqa: F401  (the vocabulary, also reached from here)
     ALIVE,
     DEAD,
-    EYE_SHAPE_RULES,
+    EYE_SHAPE_PASSES,
     SURE,
     BlockStatus,
     Doubt,

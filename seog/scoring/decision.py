@@ -19,7 +19,7 @@ import numpy as np
 
 from seog.classifiers.model_file import Model
 from seog.classifiers.status import decide, overridden, passes_without_eye_shape, read, reads_finished
-from seog.classifiers.vocabulary import EYE_SHAPE_RULES, BlockStatus, Finish, Source
+from seog.classifiers.vocabulary import EYE_SHAPE_PASSES, BlockStatus, Finish, Source
 from seog.features.arrays import label, shrink
 from seog.features.coords import index_to_gtp
 from seog.features.topology import Topology
@@ -129,13 +129,13 @@ def closed_by_eye_shape(request: ScoreRequest, statuses: list[BlockStatus]) -> b
     side; a counted game is finished whatever its borders look like.)"""
     if request.game is not None and parse_result(request.game.recorded).counted:
         return False
-    return any(st.source in EYE_SHAPE_RULES for st in statuses)
+    return any(st.source in EYE_SHAPE_PASSES for st in statuses)
 
 
 def decided_by_eye_shape(request: ScoreRequest, model: Model | None, statuses: list[BlockStatus]) -> bool:
     """Would deciding again as not finished change anything: statuses the model decided, with
     an eye-shape pass among them or a reader told whether the position is finished."""
-    return request.dead is None and (reads_finished(model) or any(st.source in EYE_SHAPE_RULES for st in statuses))
+    return request.dead is None and (reads_finished(model) or any(st.source in EYE_SHAPE_PASSES for st in statuses))
 
 
 def open_board(request: ScoreRequest, counted: Score) -> OpenBoard | None:
