@@ -27,10 +27,9 @@ ARCHIVE = ROOT.parent / "shared" / "data" / "kgs-6d-train.tar.xz"
 
 def games(archive: Path, n: int) -> list[bytes]:
     """The bytes of the first ``n`` SGF members of ``archive``, in name order."""
-    with tarfile.open(archive) as tar:
-        members = sorted((m for m in tar.getmembers() if m.isfile() and m.name.endswith(".sgf")),
-                         key=lambda m: m.name)[:n]
-        return [tar.extractfile(m).read() for m in members]
+    with tarfile.open(archive) as tar:  # read in the archive's order: a compressed tarball does not seek back
+        found = {m.name: tar.extractfile(m).read() for m in tar if m.isfile() and m.name.endswith(".sgf")}
+    return [found[name] for name in sorted(found)[:n]]
 
 
 def one_round(data: list[bytes]) -> dict[str, float]:
