@@ -1,6 +1,6 @@
 """How often the eye-shape rules alone close a position's borders, on a held-out side of the
 training archives: the evidence for looking at the borders without them where no counted result
-says the game was finished (``scoring.score.closed_by_eye_shape``, docs/scoring.md).
+says the game was finished (``scoring.decision.closed_by_eye_shape``, docs/scoring.md).
 
     python experiments/borders_table.py --side hash      # --side year, --side train
 
@@ -16,13 +16,14 @@ import argparse
 import collections
 from pathlib import Path
 
-from seog.classifiers.status import EYE_SHAPE_RULES, decide, rules_without_eye_shape
+from seog.classifiers.status import EYE_SHAPE_PASSES, decide, passes_without_eye_shape
 from seog.datasets.recount import held_out_games
 from seog.features import sgf
 from seog.features.topology import analyze
+from seog.scoring.decision import count_request, open_board
 from seog.scoring.request import from_game
 from seog.scoring.result import parse_result
-from seog.scoring.score import count_request, default_model, open_borders
+from seog.scoring.score import default_model
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 ARCHIVES = [str(DATA / "kgs-6d-more.tar.xz"), str(DATA / "kgs-6d-train.tar.xz")]
@@ -33,7 +34,7 @@ def main() -> None:
     p.add_argument("--side", choices=["hash", "year", "train"], default="hash")
     args = p.parse_args()
     model = default_model()
-    others = rules_without_eye_shape(model)
+    others = passes_without_eye_shape(model)
     tally: collections.Counter = collections.Counter()
     closed = []
     for gid, data in held_out_games(ARCHIVES, args.side):
@@ -48,13 +49,13 @@ def main() -> None:
         topology = analyze(request.board.grid)
         statuses = decide(topology, model, finished=True)
         counted = count_request(request, topology, statuses)
-        if open_borders(request, counted):
+        if open_board(request, counted):
             tally[kind, "open borders as read"] += 1
-        elif not any(st.source in EYE_SHAPE_RULES for st in statuses):
+        elif not any(st.source in EYE_SHAPE_PASSES for st in statuses):
             tally[kind, "closed, no eye-shape rule turned a block"] += 1
         else:
             without = count_request(request, topology, decide(topology, model, passes=others, finished=True))
-            if open_borders(request, without):
+            if open_board(request, without):
                 tally[kind, "closed by the eye-shape rules alone"] += 1
                 closed.append((kind, gid, game.recorded or "-", counted.result, without.result))
             else:

@@ -20,7 +20,7 @@ import numpy as np
 
 from seog.classifiers import model_file, planes_cache
 from seog.classifiers import train as cascade_trainer
-from seog.classifiers.status import apply_rules, cascade_statuses, model_rules, read
+from seog.classifiers.status import apply_passes, cascade_statuses, model_passes, read
 from seog.datasets.heldout import labelled_positions
 from seog.datasets.split import game_id, split_of
 
@@ -45,7 +45,7 @@ def main() -> None:
             i = index.get(game_id(str(data["names"][row])))
             group = "not in the cache" if i is None else ("kept back" if i % cascade_trainer.TEST_EVERY == held
                                                           else "learnt from")
-            product = apply_rules(topology, read(topology, model, True), True, model_rules(model), True)
+            product = apply_passes(topology, read(topology, model, True), model_passes(model), True)
             cascade = cascade_statuses(topology, model)
             wrong = bool((np.array([product[b.id].alive for b in topology.blocks]) != truth).any())
             flagged = any(st.uncertain for st in product.values())

@@ -28,7 +28,7 @@ from stacked_cascade_trial import FOLDS, fold_of, status_planes, train_cascade
 from seog.classifiers import model_file, planes_cache
 from seog.classifiers import train as cascade_trainer
 from seog.classifiers import train_refiner as trainer
-from seog.classifiers.status import apply_rules, model_rules, read
+from seog.classifiers.status import apply_passes, model_passes, read
 from seog.datasets.heldout import labelled_positions
 from seog.datasets.split import game_id
 
@@ -39,7 +39,7 @@ def wrong_positions(models: list, data: dict, rows) -> list[int]:
     out = []
     for row, topology, truth in labelled_positions(data, rows):
         model = models[fold_of(str(data["names"][row]))]
-        statuses = apply_rules(topology, read(topology, model, True), True, model_rules(model), True)
+        statuses = apply_passes(topology, read(topology, model, True), model_passes(model), True)
         if (np.array([statuses[b.id].alive for b in topology.blocks]) != truth).any():
             out.append(int(row))
     return out
@@ -77,7 +77,7 @@ def main() -> None:
         cascade.refiner.calibration = 1.25
         for name in ("uncertain_margin", "refiner_margin", "flag_margin", "part_margin"):
             setattr(cascade, name, getattr(shipped, name))
-        cascade.meta["rules"] = model_rules(shipped)
+        cascade.passes = model_passes(shipped)
         models.append(cascade)
     seen = {game_id(n): i for i, n in enumerate(names)}
     held = cascade_trainer.TEST_EVERY - 1

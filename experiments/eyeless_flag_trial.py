@@ -20,7 +20,7 @@ import numpy as np
 
 from seog.classifiers import eyespace, model_file, planes_cache
 from seog.classifiers.settings import DEFAULT
-from seog.classifiers.status import apply_rules, model_rules, read
+from seog.classifiers.status import apply_passes, model_passes, read
 from seog.classifiers.vocabulary import Source
 from seog.datasets.heldout import (
     any_wrong,
@@ -65,7 +65,7 @@ def unguarded(model, data, rows, side: str) -> None:
         wrong = []
         for big_eye in (guard, lambda *args: True):
             eyespace._big_eye = big_eye
-            statuses = apply_rules(topology, reading, True, model_rules(model), True)
+            statuses = apply_passes(topology, reading, model_passes(model), True)
             wrong.append(any_wrong(topology, statuses, truth))
         eyespace._big_eye = guard
         before += wrong[0]

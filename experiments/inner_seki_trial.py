@@ -12,7 +12,7 @@ wrong against KataGo's read before and after, and those it puts right and wrong.
 from __future__ import annotations
 
 from seog.classifiers import model_file, planes_cache
-from seog.classifiers.vocabulary import BY_NETS, Source, turn
+from seog.classifiers.vocabulary import BY_NETS, Source, redecide
 from seog.datasets.heldout import any_wrong, finished_statuses, side_parser
 from seog.features.reading import ESCAPE, Budget, Reader
 
@@ -51,7 +51,7 @@ def inner_seki_alive(topology, statuses):
             verdicts = [takes(reader, b.points) for b in inner + outer]
             if all(v is False for v in verdicts):
                 revived.update(dict.fromkeys((b.id for b in inner), True))
-    return turn(statuses, revived, Source.SEKI)
+    return redecide(statuses, revived, Source.SEKI)
 
 
 def main() -> None:

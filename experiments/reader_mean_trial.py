@@ -18,7 +18,7 @@ import numpy as np
 
 from seog.classifiers import model_file, planes_cache
 from seog.classifiers import train as cascade_trainer
-from seog.classifiers.status import apply_rules, model_rules, read
+from seog.classifiers.status import apply_passes, model_passes, read
 from seog.classifiers.vocabulary import BlockStatus, Doubt, Source
 from seog.datasets.heldout import labelled_positions
 from seog.datasets.split import game_id
@@ -46,9 +46,9 @@ def measure(models: list, data: dict, rows, unseen=lambda row: False) -> dict:
     for row, topology, truth in labelled_positions(data, rows):
         reads = [read(topology, m, True) for m in models]
         for i, (model, reading) in enumerate(zip(models, reads)):
-            settled = apply_rules(topology, reading, True, model_rules(model), True)
+            settled = apply_passes(topology, reading, model_passes(model), True)
             each[i] += bool((np.array([settled[b.id].alive for b in topology.blocks]) != truth).any())
-        settled = apply_rules(topology, mean_reading(topology, reads), True, model_rules(models[0]), True)
+        settled = apply_passes(topology, mean_reading(topology, reads), model_passes(models[0]), True)
         bad = bool((np.array([settled[b.id].alive for b in topology.blocks]) != truth).any())
         doubt = any(st.uncertain for st in settled.values())
         wrong += bad

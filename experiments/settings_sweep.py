@@ -9,7 +9,7 @@ alone).
     python experiments/settings_sweep.py --planes cache/planes-small.npz --side all
 
 The reader runs once per position (``status.read``); each setting then runs the model's rules
-(``status.apply_rules``) on its verdicts, so a row differs from the shipped one by the rules
+(``status.apply_passes``) on its verdicts, so a row differs from the shipped one by the rules
 alone. A setting moves from the shipped value only when another puts more positions right than
 wrong on ``hash`` and ``small`` together (as the rules are chosen), none wrong on ``year``
 (docs/trials.md, "Settings").
@@ -25,7 +25,7 @@ import numpy as np
 
 from seog.classifiers import model_file, planes_cache
 from seog.classifiers.settings import DEFAULT
-from seog.classifiers.status import apply_rules, model_rules, read
+from seog.classifiers.status import apply_passes, model_passes, read
 from seog.datasets.heldout import add_side_arguments, labelled_positions, side_mask
 
 SWEEP = {
@@ -44,7 +44,7 @@ def main() -> None:
     add_side_arguments(p)
     args = p.parse_args()
     model = model_file.load(args.model)
-    rules = model_rules(model)
+    rules = model_passes(model)
     data = planes_cache.load(args.planes)
     side = side_mask(data, args.side)
     variants = [("shipped", DEFAULT)] + [(f"{name} {value}", replace(DEFAULT, **{name: value}))
@@ -56,10 +56,10 @@ def main() -> None:
         sizes = np.array([len(b.points) for b in topology.blocks])
         done = bool(data["finished"][row])
         reading = read(topology, model, done)
-        apply_rules(topology, reading, True, rules, done)  # the topology's lazy parts, outside the clock
+        apply_passes(topology, reading, rules, done)  # the topology's lazy parts, outside the clock
         for label, settings in variants:
             start = time.perf_counter()
-            after = apply_rules(topology, reading, True, rules, done, settings)
+            after = apply_passes(topology, reading, rules, done, settings)
             seconds = time.perf_counter() - start
             bad = np.array([after[b.id].alive for b in topology.blocks]) != truth
             tally = wrong[label]

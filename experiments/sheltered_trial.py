@@ -13,7 +13,7 @@ against KataGo's read before and after, and those it puts right and wrong.
 from __future__ import annotations
 
 from seog.classifiers import model_file, planes_cache
-from seog.classifiers.vocabulary import Source, turn
+from seog.classifiers.vocabulary import Source, redecide
 from seog.datasets.heldout import any_wrong, finished_statuses, side_parser
 
 
@@ -30,7 +30,7 @@ def sheltered_alive(topology, statuses):
         if (not any(b.color != block.color and statuses[b.id].alive for b in borders)
                 and any(b.color == block.color and statuses[b.id].alive for b in borders)):
             revived[block.id] = True
-    return turn(statuses, revived, Source.CAPTURERS_DEAD)
+    return redecide(statuses, revived, Source.CAPTURERS_DEAD)
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from seog.classifiers import model_file, planes_cache
 from seog.classifiers.eyespace import _dead_groups, _false_eye_region
-from seog.classifiers.vocabulary import Source, turn
+from seog.classifiers.vocabulary import Source, redecide
 from seog.datasets.heldout import any_wrong, finished_statuses, side_parser
 
 VARIANTS = [(2, True), (3, True), (8, True), (3, False), (8, False)]  # (MAX points, eyes without stones only)
@@ -34,7 +34,7 @@ def two_eyed_alive(topology, statuses: dict, max_eye: int, empty_only: bool) -> 
         if len(real) >= 2:
             turned.update(dict.fromkeys(blocks, True))
             turned.update({o: False for c in real for o in c.inner_blocks})
-    return turn(statuses, turned, Source.EYES)
+    return redecide(statuses, turned, Source.EYES)
 
 
 def main() -> None:

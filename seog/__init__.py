@@ -5,6 +5,7 @@ imported when first asked for, so that ``import seog`` stays light.
 """
 
 import os
+from functools import cache
 
 CLIP = 40  # an error message quotes at most this many characters of any one input
 
@@ -21,6 +22,17 @@ def cores() -> int:
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return os.cpu_count() or 1
+
+
+@cache
+def installed_version() -> str:
+    """seog's version as installed ('dev' for a tree that is not): what the API, its /health and
+    the GTP referee's ``version`` answer."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("seog")
+    except PackageNotFoundError:
+        return "dev"
 
 
 def __getattr__(name: str):

@@ -168,7 +168,7 @@ def shared_dir(name: str) -> Path:
 
 
 def decided_game(folder: str, name: str):
-    """A marked dev-set game decided by the shipped model's nets and every rule after them, kept
+    """A marked dev-set game decided by the shipped model's nets and every pass after them, kept
     by the model or not (these are the rules' own tests): (topology, the marks' verdict per
     block, 1 alive, and the statuses in block id order)."""
     from seog.classifiers.status import decide, later_passes

@@ -148,14 +148,14 @@ def test_the_board_of_a_resigned_game_said_unfinished_is_read_as_its_record_is(a
     finished one, and the eye-shape rules then kill groups that were still fighting. Posted with
     ``finished: false`` it is read as the record with its RE is: the reader alone, the count an
     estimate, the answer saying why."""
-    from seog.classifiers.vocabulary import EYE_SHAPE_RULES
+    from seog.classifiers.vocabulary import EYE_SHAPE_PASSES
     from seog.scoring.request import SAID_UNFINISHED
 
     said = post(api, board=RESIGNED_AT_226, rules="japanese", komi=0.5, handicap=3, finished=False).json()
     record = post(api, sgf=sgf_text(RESIGNED_AT_226, komi=0.5, result="B+Resign").replace("KM[", "HA[3]KM[")).json()
     assert said["finished"] is False and said["unfinished"] == SAID_UNFINISHED
     assert said["notes"][0].startswith(f"not a finished position ({SAID_UNFINISHED})")
-    assert not {b["source"] for b in said["blocks"]} & {s.value for s in EYE_SHAPE_RULES}
+    assert not {b["source"] for b in said["blocks"]} & {s.value for s in EYE_SHAPE_PASSES}
     assert record["unfinished"] == "RE[B+Resign]"
     assert (said["result"], said["dead"]) == (record["result"], record["dead"])
     alone = post(api, board=RESIGNED_AT_226, rules="japanese", komi=0.5, handicap=3).json()

@@ -102,3 +102,28 @@ def test_reading_sits_between_features_and_classifiers(tmp_path):
     source.write_text("from seog.reading.board import SearchBoard\n")
     assert _wrong_way("seog.features.m", source)[0] == ["seog.features.m -> seog.reading.board"]
     assert _wrong_way("seog.classifiers.m", source)[0] == []
+
+
+MAX_FUNCTION_LINES = 100
+
+
+def _long_functions(source: str, name: str) -> list[str]:
+    """'module.function (N lines)' for each function of ``source`` over MAX_FUNCTION_LINES lines."""
+    return [f"{name}.{node.name} ({node.end_lineno - node.lineno + 1} lines)" for node in ast.walk(ast.parse(source))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
+
+
+def test_no_function_runs_over_100_lines():
+    """A long function is steps that want names of their own."""
+    long = [f for path in sorted(PACKAGE.rglob("*.py"))
+            for f in _long_functions(path.read_text(), str(path.relative_to(PACKAGE.parent)))]
+    assert long == []
+
+
+def test_the_length_check_sees_a_long_function_and_its_nested_ones():
+    body = "".join(f"    x{i} = {i}\n" for i in range(99))
+    nested = "def outer():\n    def inner():\n" + "".join(f"        y{i} = {i}\n" for i in range(101)) + "    return inner\n"
+    assert _long_functions(f"def short():\n{body}", "m") == []
+    assert _long_functions(f"def long():\n{body}    return 1\n", "m") == ["m.long (101 lines)"]
+    assert _long_functions(nested, "m") == ["m.outer (104 lines)", "m.inner (102 lines)"]

@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from seog.features import sgf
+from seog.features import coords, sgf
 from seog.features.coords import BLACK, WHITE, gtp_to_index
 from seog.features.sgf import SgfError
 from seog.scoring.rules import check_suicides
@@ -119,7 +119,7 @@ RICH = (b"(;GM[1]FF[4]SZ[9]KM[6.50]RU[Japanese]RE[W+R]AP[CGoban:3]ST[2]US[club]S
 
 
 def marks(*sgf_points, size=9):
-    return {sgf.coords.flat_to_index(sgf.coords.from_sgf(p, size), size) for p in sgf_points}
+    return {coords.flat_to_index(coords.from_sgf(p, size), size) for p in sgf_points}
 
 
 def node_properties(data: bytes) -> list[dict]:
@@ -176,7 +176,7 @@ def test_a_copy_writes_km_and_ru_only_where_the_count_used_others():
 def test_setup_stones_in_the_first_node_are_the_handicap_and_later_setup_survives_the_copy():
     game = sgf.loads(b"(;GM[1]SZ[9]KM[0.5];AB[cc][gg];W[ee];B[dd];AE[dd]AB[aa];W[ff])")
     assert game.handicap == 2 and sorted(p for _, p in game.setup) == sorted(
-        sgf.coords.to_flat(r, c, 9) for r, c in ((2, 2), (6, 6)))
+        coords.to_flat(r, c, 9) for r, c in ((2, 2), (6, 6)))
     assert [(n, color) for n, color, _ in game.later_setup] == [(2, BLACK), (2, 0)]
     copy = sgf.loads(sgf.with_score(game, "W+1.5", {BLACK: set(), WHITE: set()}))
     assert (copy.board.grid == game.board.grid).all() and copy.handicap == 2

@@ -85,7 +85,7 @@ def test_held_out_measure_counts_a_teacher_that_disagrees(tmp_path):
     product = figures["finished"]["ways"]["product"]
     assert product["positions"] == 1 and product["wrong_positions"] == int(status.alive)
     assert product["wrong_stones"] == int(status.alive)
-    assert set(figures["finished"]["rules"]) == {"reading", "big-eye", "eyespace", "seki", "eyes"}
+    assert set(figures["finished"]["passes"]) == {"reading", "big-eye", "eyespace", "seki", "eyes"}
 
 
 def test_labelled_positions_skip_an_empty_board_and_read_the_teachers_verdict(tmp_path):
@@ -137,17 +137,17 @@ def test_finished_statuses_give_the_models_verdicts_on_the_finished_positions_of
     assert data["split"].tolist() == ["train", "train"] and list(finished_statuses(model, data, "hash")) == []
 
 
-def test_the_rules_kept_are_the_fewest_that_leave_the_fewest_positions_wrong():
-    from seog.datasets.heldout import Subset, best_subsets, rule_subsets
+def test_the_passes_kept_are_the_fewest_that_leave_the_fewest_positions_wrong():
+    from seog.datasets.heldout import Subset, best_subsets, pass_subsets
     names = ["reading", "big-eye", "eyespace"]
-    assert len(rule_subsets(names)) == 8 and rule_subsets(names)[0] == () and rule_subsets(names)[-1] == tuple(names)
+    assert len(pass_subsets(names)) == 8 and pass_subsets(names)[0] == () and pass_subsets(names)[-1] == tuple(names)
     finished, unfinished = Subset(), Subset()
-    for keep in rule_subsets(names):  # eyespace mends a finished position; reading an unfinished one
+    for keep in pass_subsets(names):  # eyespace mends a finished position; reading an unfinished one
         finished.subsets[keep] = (10 - ("eyespace" in keep), 50 - 5 * len(keep))
         unfinished.subsets[keep] = (100 - ("reading" in keep), 500)
     ranked = best_subsets([finished, unfinished])
-    assert ranked[0] == {"rules": ["reading", "eyespace"], "wrong_positions": 108, "wrong_stones": 540}
-    assert ranked[1]["rules"] == ["reading", "big-eye", "eyespace"]  # as few wrong, one rule more
+    assert ranked[0] == {"passes": ["reading", "eyespace"], "wrong_positions": 108, "wrong_stones": 540}
+    assert ranked[1]["passes"] == ["reading", "big-eye", "eyespace"]  # as few wrong, one pass more
 
 
 def test_calibration_factor_sharpens_modest_probabilities():

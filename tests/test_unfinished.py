@@ -6,7 +6,7 @@ import pytest
 
 from conftest import RESIGNED_AT_226, board, setup_record, shared_dir
 from seog.classifiers import model_file
-from seog.classifiers.status import EYE_SHAPE_RULES, SURE, BlockStatus, decide, flag_sure_turned
+from seog.classifiers.status import EYE_SHAPE_PASSES, SURE, BlockStatus, decide, flag_sure_turned
 from seog.features import sgf
 from seog.features.coords import gtp_to_index
 from seog.features.topology import analyze
@@ -21,7 +21,7 @@ def test_resigned_19x19_game_is_counted_as_an_estimate_without_eye_shape_rules()
     game = sgf.load(shared_dir("cases") / "gnugo-19x19-resigned-move-177.sgf")
     score = score_game(game)
     assert not score.finished and score.unfinished == "RE[B+R]"
-    assert not any(st.source in EYE_SHAPE_RULES for st in score.blocks)
+    assert not any(st.source in EYE_SHAPE_PASSES for st in score.blocks)
     assert any("not a finished position (RE[B+R])" in note for note in score.notes)
     answer = to_dict(score, game.recorded)
     assert answer["finished"] is False and answer["unfinished"] == "RE[B+R]"
@@ -51,7 +51,7 @@ def test_a_record_without_re_said_unfinished_on_the_command_line_is_read_as_its_
     alone = scored(setup_record(RESIGNED_AT_226))
     assert said["finished"] is False and said["unfinished"] == SAID_UNFINISHED_CLI
     assert said["notes"][0].startswith(f"not a finished position ({SAID_UNFINISHED_CLI})")
-    assert not {b["source"] for b in said["blocks"]} & {s.value for s in EYE_SHAPE_RULES}
+    assert not {b["source"] for b in said["blocks"]} & {s.value for s in EYE_SHAPE_PASSES}
     assert resigned["unfinished"] == "RE[B+Resign]"
     assert (said["result"], said["dead"]) == (resigned["result"], resigned["dead"])
     assert alone["finished"] is True and alone["result"] != said["result"]
@@ -67,7 +67,7 @@ def test_the_same_board_without_its_record_is_unfinished_by_its_open_borders():
     game = sgf.load(shared_dir("cases") / "gnugo-19x19-resigned-move-177.sgf")
     score = score_position(game.board, rules="japanese", komi=7)
     assert score.unfinished == "open borders" and not score.finished
-    assert not any(st.source in EYE_SHAPE_RULES for st in score.blocks)
+    assert not any(st.source in EYE_SHAPE_PASSES for st in score.blocks)
     assert abs(score.margin) < 100
     assert any(note.startswith("the borders are still open") for note in score.notes)
 
@@ -89,10 +89,11 @@ def test_handicap_stones_set_up_are_not_a_finished_game():
 
 
 def test_looking_at_the_borders_again_does_not_read_the_board_again(monkeypatch):
-    """The borders check decides the board as finished a second time without the eye-shape rules:
-    on the nets' first reading, not a new one; only deciding it as unfinished reads it again."""
+    """The borders check decides the board as finished a second time without the eye-shape passes:
+    on the nets' first reading, not a new one; only deciding it as unfinished reads it again, for
+    a reader told whether the position is finished (the shipped one)."""
     from seog.classifiers import status
-    from seog.scoring import score as spine
+    from seog.scoring import decision as spine
 
     told = []
 
@@ -118,11 +119,11 @@ def test_a_counted_record_stays_finished_whatever_the_eye_shape_rules_close():
     recorded = score_game(game)
     assert recorded.finished and recorded.unfinished == ""
     group = next(st for st in recorded.blocks if d9 in st.points.tolist())
-    assert group.source in EYE_SHAPE_RULES and group.uncertain and recorded.in_doubt
+    assert group.source in EYE_SHAPE_PASSES and group.uncertain and recorded.in_doubt
     posted = score_position(game.board, rules="japanese", komi=game.komi)
     assert posted.unfinished == "open borders"
     group = next(st for st in posted.blocks if d9 in st.points.tolist())
-    assert group.alive and group.source not in EYE_SHAPE_RULES
+    assert group.alive and group.source not in EYE_SHAPE_PASSES
 
 
 @pytest.mark.xfail(strict=True, reason="the eye-shape rule reads the group dead against the nets (flagged: "
@@ -151,7 +152,7 @@ def test_open_board_is_unfinished_and_skips_the_eye_shape_rules():
     """)
     score = score_position(position, rules="japanese")
     assert not score.finished and score.unfinished == "open borders"
-    assert not any(st.source in EYE_SHAPE_RULES for st in score.blocks)
+    assert not any(st.source in EYE_SHAPE_PASSES for st in score.blocks)
     assert to_dict(score)["finished"] is False
 
 
@@ -189,34 +190,34 @@ def test_decide_on_an_unfinished_position_runs_no_eye_shape_rule():
         pytest.skip("no shipped model")
     topology = analyze(game.board.grid)
     unfinished = decide(topology, model, finished=False)
-    assert not any(st.source in EYE_SHAPE_RULES for st in unfinished)
+    assert not any(st.source in EYE_SHAPE_PASSES for st in unfinished)
     finished = decide(topology, model, finished=True)
     if model.refiner is not None and model.refiner.reads_finished:
         assert any(a.p_alive != b.p_alive for a, b in zip(finished, unfinished))
     else:
-        assert all(a.alive == b.alive or a.source in EYE_SHAPE_RULES for a, b in zip(finished, unfinished))
+        assert all(a.alive == b.alive or a.source in EYE_SHAPE_PASSES for a, b in zip(finished, unfinished))
 
 
-def test_a_model_runs_only_the_rules_it_keeps(tmp_path):
-    """The rules after the nets travel with the model (its meta's ``rules``): a model that keeps
-    none reads the 9x9 case's living group as its nets do; one that keeps the eye-space rule lets
-    that rule decide it, flagged when it turns the reader's sure verdict."""
+def test_a_model_runs_only_the_passes_it_keeps(tmp_path):
+    """The passes after the nets travel with the model (``Model.passes``): a model that keeps
+    none reads the 9x9 case's living group as its nets do; one that keeps the eye-space pass lets
+    it decide it, flagged when it turns the reader's sure verdict."""
     from seog.classifiers import choices
     game = sgf.load(shared_dir("cases") / "gnugo-9x9-living-group-called-dead.sgf")
     topology = analyze(game.board.grid)
     d9 = int(topology.block_of.flat[gtp_to_index("D9", 9)]) - 1
     model = model_file.load_default()
     path = tmp_path / "none.npz"
-    model_file.save(path, choices.apply(model, rules=[]))
+    model_file.save(path, choices.apply(model, passes=[]))
     bare = model_file.load(path)
-    assert bare.meta["rules"] == []
+    assert bare.passes == () and bare.meta["passes"] == [] and "rules" not in bare.meta
     nets = decide(topology, bare)[d9]
     assert nets.source == "refiner"
-    ruled = decide(topology, choices.apply(model_file.load_default(), rules=["eyespace"]))[d9]
+    ruled = decide(topology, choices.apply(model_file.load_default(), passes=["eyespace"]))[d9]
     if ruled.alive != nets.alive:
         assert ruled.source == "eyespace" and (ruled.uncertain or abs(nets.p_alive - 0.5) < SURE - 0.5)
-    with pytest.raises(ValueError, match="unknown rules"):
-        choices.apply(model, rules=["ko"])
+    with pytest.raises(ValueError, match="unknown passes"):
+        choices.apply(model, passes=["ko"])
 
 
 def test_the_api_answers_a_block_a_rule_turned_against_a_sure_reader():
@@ -231,15 +232,21 @@ def test_the_api_answers_a_block_a_rule_turned_against_a_sure_reader():
     assert {b["doubt"] for b in answer.json()["blocks"]} <= {None, "model", "race", "rule", "parted"}
 
 
-def test_the_choices_command_writes_rules_and_margins_and_refuses_an_unknown_rule(tmp_path, capsys):
+def test_the_choices_command_writes_passes_and_margins_and_refuses_an_unknown_pass(tmp_path, capsys):
     from seog.classifiers import choices
     out = tmp_path / "m.npz"
-    assert choices.main([str(model_file.DEFAULT_MODEL), "--rules", "reading", "--refiner-margin", "0.2",
+    assert choices.main([str(model_file.DEFAULT_MODEL), "--passes", "reading", "--refiner-margin", "0.2",
                          "--cascade-margin", "0", "--save", str(out)]) == 0
     model = model_file.load(out)
-    assert model.meta["rules"] == ["reading"] and model.refiner_margin == 0.2 and model.uncertain_margin == 0
-    assert choices.main([str(model_file.DEFAULT_MODEL), "--rules", "reading,ko", "--save", str(out)]) == 2
-    assert "unknown rules ['ko']" in capsys.readouterr().err
+    assert model.passes == ("reading",) and model.refiner_margin == 0.2 and model.uncertain_margin == 0
+    assert choices.main([str(model_file.DEFAULT_MODEL), "--passes", "reading,ko", "--save", str(out)]) == 2
+    assert "unknown passes ['ko']" in capsys.readouterr().err
+
+
+def test_the_shipped_model_file_names_its_passes_under_the_key_rules():
+    """``models/default.npz`` keeps its passes under the meta key ``rules``, read as they are."""
+    model = model_file.load_default()
+    assert model.passes == tuple(model.meta["rules"]) and "passes" not in model.meta
 
 
 def test_a_resigned_game_with_open_borders_says_once_that_no_eye_shape_rule_ran():

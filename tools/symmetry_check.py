@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from seog.classifiers.model_file import load_default
-from seog.classifiers.refiner import SYMMETRIES, inputs, turn
+from seog.classifiers.refiner import SYMMETRIES, inputs, rotate
 from seog.classifiers.status import cascade_statuses
 from seog.datasets.devsets import read
 from seog.features.board import Board
@@ -45,7 +45,7 @@ def cascade_moves(grid: np.ndarray) -> float:
     """The most any stone's cascade p_alive moves under the 7 other symmetries and the 8 with the
     colours swapped (half the plane's move: the plane maps p_alive to [-1, 1])."""
     p = cascade_p(grid)
-    return max(float(np.abs(cascade_p(sign * turn(grid, turns, mirror)) - turn(p, turns, mirror)).max()) / 2
+    return max(float(np.abs(cascade_p(sign * rotate(grid, turns, mirror)) - rotate(p, turns, mirror)).max()) / 2
                for turns, mirror in SYMMETRIES for sign in (1, -1) if turns or mirror or sign < 0)
 
 
@@ -60,13 +60,13 @@ def check(position) -> tuple[list, list, list, list]:
     for turns, mirror in SYMMETRIES:
         name = f"turn {turns}{' mirrored' if mirror else ''}"
         if turns or mirror:
-            d, s = scored(turn(grid, turns, mirror), rules, position.komi, prisoners)
-            if not np.array_equal(d, turn(dead, turns, mirror)):
+            d, s = scored(rotate(grid, turns, mirror), rules, position.komi, prisoners)
+            if not np.array_equal(d, rotate(dead, turns, mirror)):
                 verdicts.append(name)
             if s.result != score.result:
                 results.append(f"{name}: {s.result}")
-        d, s = scored(-turn(grid, turns, mirror), rules, 0.0, swapped)
-        if not np.array_equal(d, turn(dead, turns, mirror)):
+        d, s = scored(-rotate(grid, turns, mirror), rules, 0.0, swapped)
+        if not np.array_equal(d, rotate(dead, turns, mirror)):
             swap_verdicts.append(name)
         if s.margin != -even.margin:
             swap_results.append(name)

@@ -12,7 +12,6 @@ not free the loop meanwhile (``json`` and pydantic hold the GIL while they parse
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 from contextlib import asynccontextmanager
@@ -28,7 +27,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from seog import cores
+from seog import cores, installed_version
 from seog.api import positions, schemas
 from seog.api.errors import (
     MAX_BODY,
@@ -40,6 +39,7 @@ from seog.api.errors import (
     takes_json,
     takes_upload,
 )
+from seog.classifiers.model_file import Model
 from seog.scoring.request import ScoreRequest
 
 HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
@@ -57,7 +57,7 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
     may call the API."""
     # /docs from Swagger UI's files in fastapi-offline, not a CDN: a scoring service often runs where
     # nothing outside can be reached (ReDoc's page would still fetch its logo from one: no /redoc)
-    app = FastAPIOffline(title="seog", version=_version(), lifespan=_load_model_first, redoc_url=None,
+    app = FastAPIOffline(title="seog", version=installed_version(), lifespan=_load_model_first, redoc_url=None,
                          description="Score End Of Game: decide the dead stones of a finished game of Go and "
                                      "count it.", swagger_ui_parameters={"validatorUrl": None})
     app.add_middleware(BodyLimit, limit=max_body)
@@ -75,7 +75,7 @@ def create_app(*, max_body: int = MAX_BODY, static_dir: Path | None = STATIC_DIR
     @app.get("/v1/health", response_model=schemas.Health)
     async def health() -> dict:
         """Liveness, answered on the event loop: never queued behind the counts."""
-        return {"status": "ok", "version": _version()}
+        return {"status": "ok", "version": installed_version()}
 
     app.add_api_route("/v1/health", health, methods=["HEAD"], include_in_schema=False)  # uptime monitors
 
@@ -201,7 +201,7 @@ def score_answer(request: ScoreRequest, with_sgf: bool = False, with_svg: bool =
 
     counted = score(request)
     answer = to_dict(counted, request.recorded)
-    answer["seog_version"], answer["model"] = _version(), model_name(default_model())
+    answer["seog_version"], answer["model"] = installed_version(), model_name(default_model())
     if with_sgf and request.game is not None:
         from seog.scoring.annotated import annotated_sgf
         answer["annotated_sgf"] = annotated_sgf(request.game, counted).decode("utf-8")
@@ -211,7 +211,7 @@ def score_answer(request: ScoreRequest, with_sgf: bool = False, with_svg: bool =
     return answer
 
 
-def model_info(model) -> dict:
+def model_info(model: Model | None) -> dict:
     """Name, version and model-card figures of the model in use; says so plainly when there is none.
 
     A shipped model (``classifiers.model_file.Model``) keeps its card in ``meta``: the cascade
@@ -222,39 +222,28 @@ def model_info(model) -> dict:
                 "description": "no trained model is shipped: blocks the static pass leaves unsettled are "
                                "decided by a simple heuristic (eye space, then nearby stones)",
                 "card": {}}
-    meta = dict(getattr(model, "meta", None) or {})
-    layout = getattr(model, "layout", meta.get("layout"))
-    nets = " -> ".join("x".join(str(u) for u in sizes) for sizes in layout or [])
+    meta = dict(model.meta)
+    layout = model.layout
+    nets = " -> ".join("x".join(str(u) for u in sizes) for sizes in layout)
     card = json.loads(json.dumps(meta, default=str))  # JSON-safe whatever the trainer stored
     return {"name": model_name(model),
             "version": _text_or_none(meta.get("model_version") or meta.get("created")
                                      or (f"format {meta['version']}" if "version" in meta else None)),
             "trained": True,
             "description": str(meta.get("description")
-                               or f"cascade of {len(layout or [])} MLPs ({nets}) deciding unsettled blocks"),
+                               or f"cascade of {len(layout)} MLPs ({nets}) deciding unsettled blocks"),
             "card": card}
 
 
-def model_name(model) -> str:
+def model_name(model: Model | None) -> str:
     """The name the answers give the model in use ('heuristic' without one)."""
     if model is None:
         return "heuristic"
-    return str((getattr(model, "meta", None) or {}).get("name") or "seog-cascade")
+    return str(model.meta.get("name") or "seog-cascade")
 
 
 def _text_or_none(value) -> str | None:
     return None if value is None else str(value)
-
-
-@functools.cache
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version("seog")
-    except PackageNotFoundError:
-        return "dev"
 
 
 def _origins_from_env() -> list[str]:

@@ -76,8 +76,8 @@ class _Strict(BaseModel):
     @classmethod
     def _few_unknown_fields(cls, data):
         """Refuse an object of more than MAX_UNKNOWN_FIELDS unknown keys with one error naming a few:
-        listing each (as pydantic does for a misspelt option or two) took 0.7 s of the event loop
-        and an 11 MB answer for a 1 MiB body of them."""
+        listing each (as pydantic does for a misspelt option or two) would hold the event loop
+        and answer megabytes for a 1 MiB body of them."""
         if isinstance(data, dict) and len(data) > MAX_UNKNOWN_FIELDS:
             unknown = [key for key in data if key not in cls.model_fields]
             if len(unknown) > MAX_UNKNOWN_FIELDS:

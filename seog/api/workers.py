@@ -10,7 +10,8 @@ Elsewhere (where ``SO_REUSEPORT`` does not balance) the workers share one socket
 
 Both kinds of socket are made TCP ones (protocol 6): uvicorn binds protocol 0, and asyncio sets
 TCP_NODELAY only on connections accepted from a socket that says it is TCP. Without it every
-answer on a kept-alive connection waited ~40 ms for the client's delayed ACK (Nagle).
+answer on a kept-alive connection waits for the client's delayed ACK (Nagle; docs/benchmarks.md,
+"Kept-alive answers from several workers").
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def keep_memory_flat(every: float = TRIM_EVERY) -> None:
     Each thread that allocates at once with others gets a malloc arena of its own (eight threads,
     about eight arenas), and what another thread frees there stays as holes. So at most ``ARENAS``
     arenas, unless ``MALLOC_ARENA_MAX`` says otherwise, and ``malloc_trim`` every ``every`` seconds
-    hands the free pages back (0.5 ms at most, measured after 1,200 games scored in three threads).
+    hands the free pages back (a short call: docs/benchmarks.md, "A worker's memory").
     A worker's threads are few and lasting (the event loop, a scoring thread per core): with them,
     over 30,000 requests from 64 clients, RSS after 1,000 grew by 1.0-1.1% with this and 1.7%
     without (docs/benchmarks.md)."""

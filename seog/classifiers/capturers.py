@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from seog.classifiers.vocabulary import BlockStatus, Source, turn
+from seog.classifiers.vocabulary import BlockStatus, Source, redecide
 from seog.features.topology import Topology
 
 
@@ -19,4 +19,4 @@ def revive_uncaptured(topology: Topology, statuses: dict[int, BlockStatus],
         around = [statuses[o] for o in topology.blocks[b].opponents]
         if around and all(not o.alive and o.source != Source.ATARI for o in around):
             revived[b] = True
-    return turn(statuses, revived, Source.CAPTURERS_DEAD)
+    return redecide(statuses, revived, Source.CAPTURERS_DEAD)

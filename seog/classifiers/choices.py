@@ -1,11 +1,11 @@
-"""Write the choices made on held-out data into a model file: which rules run after the nets,
+"""Write the choices made on held-out data into a model file: which passes run after the nets,
 and the margins that flag a block in doubt.
 
-The rules a model keeps are in its meta (``rules``; ``status.model_rules``), so that a reader
-and the rules chosen with it travel together. ``docs/trials.md`` gives the held-out figures
+The passes a model keeps are in its file (``Model.passes``; ``status.model_passes``), so that a
+reader and the passes chosen with it travel together. ``docs/trials.md`` gives the held-out figures
 behind each choice (``python -m seog.datasets.heldout``).
 
-    python -m seog.classifiers.choices seog/models/default.npz --rules eyespace \\
+    python -m seog.classifiers.choices seog/models/default.npz --passes eyespace \\
         --refiner-margin 0.25 --cascade-margin 0 --save seog/models/default.npz
 """
 
@@ -17,19 +17,19 @@ import sys
 from seog.classifiers import model_file
 
 
-def apply(model: model_file.Model, rules: list[str] | None = None, refiner_margin: float | None = None,
+def apply(model: model_file.Model, passes: list[str] | None = None, refiner_margin: float | None = None,
           cascade_margin: float | None = None, name: str | None = None,
           description: str | None = None, calibration: float | None = None,
           part_margin: float | None = None, flag_margin: float | None = None) -> model_file.Model:
-    """``model`` with the rules it keeps, its margins, name and description set (None: left as
+    """``model`` with the passes it keeps, its margins, name and description set (None: left as
     they are)."""
     from seog.classifiers.status import later_passes
 
     known = [str(name) for name, _ in later_passes()]
-    if rules is not None:
-        if unknown := sorted(set(rules) - set(known)):
-            raise ValueError(f"unknown rules {unknown}: the rules are {', '.join(known)}")
-        model.meta["rules"] = [name for name in known if name in rules]  # in the order they run
+    if passes is not None:
+        if unknown := sorted(set(passes) - set(known)):
+            raise ValueError(f"unknown passes {unknown}: the passes are {', '.join(known)}")
+        model.passes = tuple(name for name in known if name in passes)  # in the order they run
     if refiner_margin is not None:
         model.refiner_margin = float(refiner_margin)
     if cascade_margin is not None:
@@ -56,7 +56,7 @@ def apply(model: model_file.Model, rules: list[str] | None = None, refiner_margi
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m seog.classifiers.choices", description=__doc__.splitlines()[0])
     p.add_argument("model", help="the model file to read")
-    p.add_argument("--rules", help="the rules after the nets to keep, comma-separated ('' for none)")
+    p.add_argument("--passes", help="the passes after the nets to keep, comma-separated ('' for none)")
     p.add_argument("--refiner-margin", type=float, help="run the refiner's symmetric mean when one pass leaves a "
                    "block's |p - 0.5| below this (and flag it, without --flag-margin)")
     p.add_argument("--flag-margin", type=float, help="flag a block when the refiner's |p - 0.5| is below this "
@@ -69,15 +69,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--description", help="one line on what the model is")
     p.add_argument("--save", required=True, help="where to write the model")
     args = p.parse_args(argv)
-    rules = None if args.rules is None else [r.strip() for r in args.rules.split(",") if r.strip()]
+    passes = None if args.passes is None else [r.strip() for r in args.passes.split(",") if r.strip()]
     try:
-        model = apply(model_file.load(args.model), rules, args.refiner_margin, args.cascade_margin,
+        model = apply(model_file.load(args.model), passes, args.refiner_margin, args.cascade_margin,
                       args.name, args.description, args.calibration, args.part_margin, args.flag_margin)
         model_file.save(args.save, model)
     except (ValueError, model_file.ModelFileError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(f"{args.save}: rules {model.meta.get('rules', 'all')}, refiner margin {model.refiner_margin}, "
+    print(f"{args.save}: passes {'all' if model.passes is None else list(model.passes)}, refiner margin {model.refiner_margin}, "
           f"flag margin {model.flag_margin}, cascade margin {model.uncertain_margin}, part margin {model.part_margin}")
     return 0
 

@@ -43,10 +43,10 @@ stones cannot make a living group inside it. One point less will do when the gro
 another region with no living opponent stone in it: six points always make one eye, and the
 other region is a second. Around a group called alive, three stones called alive or fewer inside
 ``big_eye`` empty points are dead as well. A region of more than half the board is open board,
-no eye (``open_board``): the rule reads nothing from it.
+no eye (``open_board``): the pass reads nothing from it.
 
 ``alone_eye``, ``big_eye``, ``few_stones``, ``open_board``, ``taken_min`` and the other sizes of
-these rules are fields of ``classifiers.settings.PassSettings``: each rule takes them as
+these passes are fields of ``classifiers.settings.PassSettings``: each pass takes them as
 ``settings``, and the values above are ``DEFAULT``'s.
 """
 
@@ -54,13 +54,13 @@ from __future__ import annotations
 
 from seog.classifiers.capturers import revive_uncaptured
 from seog.classifiers.settings import DEFAULT, PassSettings
-from seog.classifiers.vocabulary import BY_NETS, Source, turn
+from seog.classifiers.vocabulary import BY_NETS, Source, redecide
 from seog.features.coords import adjacent
 from seog.features.topology import Topology
 
 
 def eyeless_dead(topology: Topology, statuses: dict, settings: PassSettings = DEFAULT) -> dict:
-    """Statuses after the eye-space rule: groups that cannot make two eyes dead (source
+    """Statuses after the eye-space pass: groups that cannot make two eyes dead (source
     ``eyespace``), their prisoners alive again. An opponent group lives on its own with an eye
     of ``settings.alone_eye`` points or more (all its points, stones too); the group's prisoners
     in atari of ``settings.taken_min`` stones or more are eye space."""
@@ -78,7 +78,7 @@ def eyeless_dead(topology: Topology, statuses: dict, settings: PassSettings = DE
                 dead.update(blocks)
     if not dead:
         return statuses
-    out = turn(statuses, dict.fromkeys(dead, False), Source.EYESPACE)
+    out = redecide(statuses, dict.fromkeys(dead, False), Source.EYESPACE)
     prisoners = {o for b in dead for o in topology.blocks[b].opponents if not out[o].alive}
     return revive_uncaptured(topology, out, prisoners)
 
@@ -306,7 +306,7 @@ def _big_eye(topology: Topology, color: int, walls: list[int], alive: list[bool]
 
 
 def enclosed_alive(topology: Topology, statuses: dict, settings: PassSettings = DEFAULT) -> dict:
-    """Statuses after the converse rule: walled-in groups the nets call dead that enclose two
+    """Statuses after the converse pass: walled-in groups the nets call dead that enclose two
     eyes are alive, the opponent stones in their eyes dead (source ``eyes``). Its eyes are the
     regions of ``settings.small_eye`` points or fewer it encloses alone."""
     alive = [statuses[b.id].alive for b in topology.blocks]
@@ -320,11 +320,11 @@ def enclosed_alive(topology: Topology, statuses: dict, settings: PassSettings = 
         if len(real) >= 2:
             turned.update(dict.fromkeys(blocks, True))
             turned.update({o: False for cer in real for o in cer.inner_blocks})
-    return turn(statuses, turned, Source.EYES)
+    return redecide(statuses, turned, Source.EYES)
 
 
 def big_eye_alive(topology: Topology, statuses: dict, settings: PassSettings = DEFAULT) -> dict:
-    """Statuses after the big-eye rule: groups the nets call dead that enclose alone a region of
+    """Statuses after the big-eye pass: groups the nets call dead that enclose alone a region of
     ``settings.big_eye`` empty points or more (``big_eye_and_another`` if they enclose another
     region with no opponent stone called alive in it), with at most ``few_stones`` opponent stones
     called alive in it, are alive, and the opponent stones inside dead (source ``big-eye``)."""
@@ -339,7 +339,7 @@ def big_eye_alive(topology: Topology, statuses: dict, settings: PassSettings = D
                 turned.update(dict.fromkeys(blocks, True))
                 turned.update(dict.fromkeys(cer.inner_blocks, False))
     turned.update(dict.fromkeys(_lost_in_big_eyes(topology, statuses, settings), False))
-    return turn(statuses, turned, Source.BIG_EYE)
+    return redecide(statuses, turned, Source.BIG_EYE)
 
 
 def _lost_in_big_eyes(topology: Topology, statuses: dict, settings: PassSettings) -> list[int]:
@@ -367,7 +367,7 @@ def _open_board(topology: Topology, cer, share: float) -> bool:
 
 
 def _stones_alive_inside(topology: Topology, statuses: dict, cer) -> int:
-    """The opponent stones called alive inside a region: what the big-eye rule weighs against its size."""
+    """The opponent stones called alive inside a region: what the big-eye pass weighs against its size."""
     return sum(topology.blocks[o].size for o in cer.inner_blocks if statuses[o].alive)
 
 

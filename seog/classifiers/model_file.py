@@ -5,7 +5,7 @@ arrays (``net{k}_w{l}``, ``net{k}_b{l}``), the static feature names and one JSON
 (``meta``) holding the cascade layout, the min/max scaler (``features.scaling.Scaler.to_dict``),
 the ``uncertain`` margin and how the model was trained. A model may also carry the ownership
 refiner (``classifiers.refiner``) as ``refiner_*`` float32 arrays, its shape and margin in
-``meta["refiner"]``. It is read with ``allow_pickle=False``, so
+``meta["refiner"]``, and the passes after the nets it keeps in ``meta["passes"]``. It is read with ``allow_pickle=False``, so
 loading a file never runs code from it. A file's margins are the model's; a file that names none
 gets the passes' settings' (``classifiers.settings.DEFAULT``: ``cascade_margin``,
 ``refiner_margin``).
@@ -28,6 +28,7 @@ MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "default.npz"
 FORMAT, VERSION = "seog-cascade", 1
 N_DYNAMIC = 7  # predicted statuses fed to every net after the first
+PASSES_KEYS = ("passes", "rules")  # where a file's meta may name the passes it keeps; save writes the first
 
 
 class ModelFileError(ValueError):
@@ -45,8 +46,9 @@ class Model:
     uncertain. ``refiner``, when present, reads the whole board after the cascade and has the last
     word (one pass within ``refiner_margin`` of 0.5 runs its symmetric mean; ``flag_margin``,
     None for the same, flags its doubts; ``part_margin`` flags a block where the cascade's
-    probability and the refiner's lie further apart than it, 1 for never). ``meta`` records how
-    the model was trained.
+    probability and the refiner's lie further apart than it, 1 for never). ``passes``: the
+    passes after the nets the model keeps, chosen with its reader on held-out data (None: every
+    pass). ``meta`` records how the model was trained, as its file holds it.
     """
 
     nets: list[Net]
@@ -58,6 +60,7 @@ class Model:
     refiner_margin: float = DEFAULT.refiner_margin
     part_margin: float = NEVER_PARTED
     flag_margin: float | None = None
+    passes: tuple[str, ...] | None = None
 
     def __post_init__(self):
         n = len(self.feature_names)
@@ -95,6 +98,10 @@ def save(path, model: Model) -> Path:
     meta = dict(model.meta, format=FORMAT, version=VERSION, layout=model.layout,
                 scaler=model.scaler.to_dict(), uncertain_margin=float(model.uncertain_margin))
     meta.pop("refiner", None)
+    for key in PASSES_KEYS:
+        meta.pop(key, None)
+    if model.passes is not None:
+        meta[PASSES_KEYS[0]] = list(model.passes)
     if model.refiner is not None:
         meta["refiner"] = dict(model.meta.get("refiner", {}), layers=model.refiner.layers,
                                channels=model.refiner.channels, margin=float(model.refiner_margin),
@@ -119,7 +126,7 @@ def save(path, model: Model) -> Path:
 def cascade_sha1(model: Model) -> str:
     """A fingerprint of the cascade alone (features, scaler, weights), whatever refiner rides along:
     a refiner is trained on one cascade's verdicts and belongs to it."""
-    import hashlib  # for training and checks only: scoring never needs it (5 ms of a start)
+    import hashlib  # for training and checks only: scoring never pays for its import
 
     h = hashlib.sha1(json.dumps([model.feature_names, model.scaler.to_dict()], sort_keys=True).encode())
     for net in model.nets:
@@ -174,13 +181,22 @@ def load(path) -> Model:
             if "flag_margin" in meta["refiner"]:
                 flag_margin = float(meta["refiner"]["flag_margin"])
         return Model(nets, names, scaler, float(meta.get("uncertain_margin", DEFAULT.cascade_margin)), meta,
-                     refiner, refiner_margin, part_margin, flag_margin)
+                     refiner, refiner_margin, part_margin, flag_margin, passes_in(meta))
     except KeyError as exc:
         raise ModelFileError(f"{path} lacks the entry {exc}") from None
     except ModelFileError:
         raise
     except (ValueError, TypeError, ScalerError) as exc:
         raise ModelFileError(f"{path}: {exc}") from None
+
+
+def passes_in(meta: dict) -> tuple[str, ...] | None:
+    """The passes a file's meta keeps, under ``passes`` or its other key ``rules`` (which
+    ``models/default.npz`` uses); None where it names none."""
+    for key in PASSES_KEYS:
+        if key in meta:
+            return tuple(str(name) for name in meta[key])
+    return None
 
 
 def load_default() -> Model | None:

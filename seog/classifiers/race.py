@@ -90,7 +90,7 @@ def flag_races(topology: Topology, statuses: dict[int, BlockStatus],
                settings: PassSettings = DEFAULT) -> dict[int, BlockStatus]:
     """``statuses`` with the blocks of doubtful races, and those alone, in doubt for the race
     (a block the model doubts keeps that reason); verdicts unchanged. It runs once, after any
-    overrides (``status.apply_rules``)."""
+    overrides (``status.apply_passes``)."""
     racing = doubtful(topology, statuses, settings)
     changed = {b: st.doubted(Doubt.RACE if b in racing else Doubt.NONE) for b, st in statuses.items()
                if st.doubt != Doubt.MODEL and (st.doubt == Doubt.RACE) != (b in racing)}

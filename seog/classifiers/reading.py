@@ -4,7 +4,7 @@ captures whoever moves first are dead, with the rest of their chain."""
 from __future__ import annotations
 
 from seog.classifiers.settings import DEFAULT, PassSettings
-from seog.classifiers.vocabulary import BlockStatus, Source, turn
+from seog.classifiers.vocabulary import BlockStatus, Source, redecide
 from seog.features.reading import Reader
 from seog.features.topology import Topology
 
@@ -23,7 +23,7 @@ def read_dead(topology: Topology, statuses: dict[int, BlockStatus],
                                   total=settings.read_position_nodes)
         if reader.dead(topology.blocks[b].points):
             turned.update(dict.fromkeys(topology.chains[topology.blocks[b].chain].blocks, False))
-    return turn(statuses, turned, Source.READING)
+    return redecide(statuses, turned, Source.READING)
 
 
 def read_candidates(topology: Topology, statuses: dict[int, BlockStatus], settings: PassSettings = DEFAULT,
@@ -36,8 +36,7 @@ def read_candidates(topology: Topology, statuses: dict[int, BlockStatus], settin
     (``read_max_chain_liberties`` for its chain: with more it connects out), and every opponent
     block next to it is alive (a capture needs living capturers). Big one-eyed groups short of
     liberties are what the nets miss, while stones of one to three that can be taken are often
-    counted alive: on the KataGo-labelled archive, reading them disagreed with KataGo 53 times
-    out of 62 (docs/model.md).
+    counted alive, and reading them disagrees with KataGo (docs/model.md, "Settings").
     """
     least = settings.read_min_stones if min_stones is None else min_stones
     blocks, chains = topology.blocks, topology.chains

@@ -199,7 +199,8 @@ class _Means:
 
 class _Workspace:
     """One thread's buffers for one board size and net shape, with their views and the means'
-    matrix, reused from call to call: making them costs 25 us a 19x19 position."""
+    matrix, reused from call to call: making them again would cost every position (docs/benchmarks.md,
+    "Small costs")."""
 
     def __init__(self, n: int, planes: int, channels: int, k: int):
         # rows as narrow as each window's reach allows (the 3x3 layers' products are the bulk),
@@ -241,7 +242,7 @@ class _Workspace:
         """The layers' input ``max(out, 0)``, its padding rows kept zero; ``out``: rows of the
         layers' width, or of the stem's, one padding point wider, whose last one is dropped."""
         n, width, channels = self._board
-        # against an array of zeros: numpy's fast loop, 3x faster than against a scalar 0
+        # against an array of zeros, not the scalar 0: numpy's fast loop (docs/benchmarks.md, "Small costs")
         np.maximum(out.reshape(n, -1, channels)[:, :width], self._zero, out=self._into)
         self._gaps[...] = 0
 
@@ -261,8 +262,7 @@ def _workspace(n: int, planes: int, refiner: Refiner) -> _Workspace:
 @lru_cache(maxsize=1)
 def _blas() -> list:
     """The process's BLAS libraries (numpy's and scipy's, both loaded by this module's imports): a
-    thread pool only slows products this small, so the refiner runs them on one thread (a busy
-    machine made them 100 times slower)."""
+    thread pool only slows products this small, so the refiner runs them on one thread."""
     from threadpoolctl import ThreadpoolController
 
     return ThreadpoolController().select(user_api="blas").lib_controllers
@@ -281,7 +281,8 @@ def one_blas_thread_for_good() -> None:
 def _one_blas_thread():
     """BLAS on one thread inside the block, for a caller in one thread (the CLI, GTP, a batch
     worker). Each library is asked and set directly: threadpoolctl's ``limit`` reads every
-    library's whole description first, which cost 70 us a position."""
+    library's whole description first, which costs far more than the setting (docs/benchmarks.md,
+    "Small costs")."""
     libs = _blas()
     before = [lib.get_num_threads() for lib in libs]
     for lib, threads in zip(libs, before):
@@ -323,14 +324,14 @@ def _ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarray, n_segm
     return np.tanh(h.dot(net.head_w).reshape(n, space.layer.width)[:, :n] + net.head_b)
 
 
-def turn(a: np.ndarray, turns: int, mirror: bool) -> np.ndarray:
+def rotate(a: np.ndarray, turns: int, mirror: bool) -> np.ndarray:
     """``a`` (its last two axes a board) turned a quarter ``turns`` times, then mirrored left-right."""
     a = np.rot90(a, turns, axes=(-2, -1))
     return a[..., ::-1] if mirror else a
 
 
-def _unturn(a: np.ndarray, turns: int, mirror: bool) -> np.ndarray:
-    """The inverse of ``turn``."""
+def _unrotate(a: np.ndarray, turns: int, mirror: bool) -> np.ndarray:
+    """The inverse of ``rotate``."""
     return np.rot90(a[..., ::-1] if mirror else a, -turns, axes=(-2, -1))
 
 
@@ -342,10 +343,10 @@ def symmetric_ownership(refiner: Refiner, planes: np.ndarray, segment: np.ndarra
     terms = np.empty((2 * len(SYMMETRIES),) + segment.shape, dtype=np.float32)
     with _one_blas_thread():
         for i, (turns, mirror) in enumerate(SYMMETRIES):
-            turned, turned_segment = turn(planes, turns, mirror), turn(segment, turns, mirror)
-            terms[2 * i] = _unturn(_ownership(refiner, turned, turned_segment, n_segments), turns, mirror)
+            turned, turned_segment = rotate(planes, turns, mirror), rotate(segment, turns, mirror)
+            terms[2 * i] = _unrotate(_ownership(refiner, turned, turned_segment, n_segments), turns, mirror)
             swapped = _ownership(refiner, turned[SWAP_INPUTS[:len(planes)]], turned_segment, n_segments)
-            terms[2 * i + 1] = _unturn(np.negative(swapped, out=swapped), turns, mirror)
+            terms[2 * i + 1] = _unrotate(np.negative(swapped, out=swapped), turns, mirror)
     terms.sort(axis=0)
     return (terms.sum(axis=0, dtype=np.float64) / len(terms)).astype(np.float32)
 

@@ -12,14 +12,14 @@ needs the opponent block to be small; when it has ``settings.seki_min_opponent``
 from __future__ import annotations
 
 from seog.classifiers.settings import DEFAULT, PassSettings
-from seog.classifiers.vocabulary import BY_NETS, Source, turn
+from seog.classifiers.vocabulary import BY_NETS, Source, redecide
 from seog.features.topology import Topology
 
 
 def seki_alive(topology: Topology, statuses: dict, settings: PassSettings = DEFAULT) -> dict:
     """Statuses with the blocks called dead by the nets that are in a mutual seki alive again
     (source ``seki``)."""
-    return turn(statuses, {block.id: True for block in topology.blocks
+    return redecide(statuses, {block.id: True for block in topology.blocks
                            if not statuses[block.id].alive and statuses[block.id].source in BY_NETS
                            and _in_seki(topology, block, statuses, settings.seki_min_opponent)}, Source.SEKI)
 

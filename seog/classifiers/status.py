@@ -7,15 +7,15 @@ only be taken into a recapture is left to the model: players count such blocks a
 enough (on KataGo-labelled training games, 69 of 192, against 90 of 4,462 safely capturable ones).
 The rest are *unsettled*; a trained cascade decides them when a model is given (``cascade``),
 otherwise ``heuristic`` does. A model with an ownership refiner (``refiner``) then reads the
-whole board with every verdict and decides every block Benson does not settle. Then the rules
-the model keeps (``model_rules``, chosen on held-out data), in this order: tactical reading
+whole board with every verdict and decides every block Benson does not settle. Then the passes
+after the nets that the model keeps (``model_passes``, chosen on held-out data), in this order: tactical reading
 (``classifiers.reading``) calls dead the big blocks called alive that are captured whoever
 moves first (``reading``); groups called dead that enclose a region too big to
-kill are alive (``big-eye``); the eye-space rule (``eyespace``) kills the groups called alive
+kill are alive (``big-eye``); the eye-space pass (``eyespace``) kills the groups called alive
 that have no room for two eyes among opponents that live on their own; blocks called dead that
 are one side of a mutual seki are alive (``seki``), and so are walled-in groups called dead that
-enclose two eyes (``eyes``). The eye-shape rules (big-eye, eyespace, eyes) run only on a finished
-position. Last, ``classifiers.race`` flags, without changing them, dead groups in a liberty race
+enclose two eyes (``eyes``). The eye-shape passes (big-eye, eyespace, eyes) run only on a
+finished position. Last, ``classifiers.race`` flags, without changing them, dead groups in a liberty race
 their only capturer may not win. Every threshold these passes read is a field of the settings
 they are given (``classifiers.settings``: ``decide(..., settings=...)``, ``DEFAULT`` when none is).
 """
@@ -29,27 +29,28 @@ import numpy as np
 from seog.classifiers.capturers import revive_uncaptured
 from seog.classifiers.cascade import classify
 from seog.classifiers.eyespace import big_eye_alive, enclosed_alive, eyeless_dead
+from seog.classifiers.model_file import Model
 from seog.classifiers.race import flag_races
 from seog.classifiers.reading import read_dead
-from seog.classifiers.refiner import NEVER_PARTED, refine
+from seog.classifiers.refiner import refine
 from seog.classifiers.seki import seki_alive
 from seog.classifiers.settings import DEFAULT, PassSettings
 from seog.classifiers.vocabulary import (  # noqa: F401  (the vocabulary, also reached from here)
     ALIVE,
     DEAD,
-    EYE_SHAPE_RULES,
+    EYE_SHAPE_PASSES,
     SURE,
     BlockStatus,
     Doubt,
     Source,
-    turn,
+    redecide,
 )
 from seog.features.arrays import grow
 from seog.features.benson import unconditionally_alive
 from seog.features.coords import adjacent
 from seog.features.topology import Topology
 
-# The rules after the nets, in the order they run, each named by the source it gives; each is a
+# The passes after the nets, in the order they run, each named by the source it gives; each is a
 # function of (topology, statuses, settings) -> statuses.
 PIPELINE = ((Source.READING, read_dead), (Source.BIG_EYE, big_eye_alive), (Source.EYESPACE, eyeless_dead),
             (Source.SEKI, seki_alive), (Source.EYES, enclosed_alive))
@@ -124,7 +125,7 @@ def heuristic(topology: Topology, block_ids: list[int], settings: PassSettings =
     return out
 
 
-def cascade_statuses(topology: Topology, model=None, settings: PassSettings = DEFAULT) -> dict[int, BlockStatus]:
+def cascade_statuses(topology: Topology, model: Model | None = None, settings: PassSettings = DEFAULT) -> dict[int, BlockStatus]:
     """Every block's status before the refiner: the static pass, then the nets (the heuristic
     without a model), with uncaptured blocks brought back; what the refiner reads."""
     settled = static_statuses(topology)
@@ -137,67 +138,71 @@ def cascade_statuses(topology: Topology, model=None, settings: PassSettings = DE
     return revive_uncaptured(topology, settled)
 
 
-def decide(topology: Topology, model=None, passes: Collection[str] | None = None,
+def decide(topology: Topology, model: Model | None = None, passes: Collection[str] | None = None,
            finished: bool = True, settings: PassSettings = DEFAULT,
            overrides: Mapping[int, bool] | None = None,
            reading: dict[int, BlockStatus] | None = None) -> list[BlockStatus]:
     """A status for every block, in block id order: what the nets read (``read``, or ``reading``
     when the caller has it for this position, ``finished`` and ``settings``: deciding again with
-    other passes need not read twice), then the rules after them (``apply_rules``: those the
-    model keeps, ``model_rules``, or those named in ``passes``, ``()`` for none; the eye-shape
-    rules only on a ``finished`` position), every pass with the thresholds of ``settings``; then
-    a person's ``overrides`` (block id -> alive?)."""
-    passes = model_rules(model) if passes is None else passes
+    other passes need not read twice), then the passes after them (``apply_passes``: those the
+    model keeps, ``model_passes``, or those named in ``passes``, ``()`` for none, and none
+    without a model; the eye-shape passes only on a ``finished`` position), every pass with the
+    thresholds of ``settings``; then a person's ``overrides`` (block id -> alive?)."""
+    passes = () if model is None else model_passes(model) if passes is None else passes
     reading = read(topology, model, finished, settings) if reading is None else reading
-    settled = apply_rules(topology, reading, model is not None, passes, finished, settings, overrides)
+    settled = apply_passes(topology, reading, passes, finished, settings, overrides)
     return [settled[b.id] for b in topology.blocks]
 
 
-def rules_without_eye_shape(model) -> tuple[str, ...]:
-    """The rules a model keeps (``model_rules``; every rule for one that names none) less the
-    eye-shape rules, which assume closed borders."""
-    kept = model_rules(model)
+def passes_without_eye_shape(model: Model | None) -> tuple[str, ...]:
+    """The passes a model keeps (``model_passes``; every pass for one that names none) less the
+    eye-shape passes, which assume closed borders."""
+    kept = model_passes(model)
     return tuple(name for name, _ in PIPELINE if not name.reads_eye_shape and (kept is None or name in kept))
 
 
-def model_rules(model) -> tuple[str, ...] | None:
-    """The rules after the nets that a model keeps (its meta's ``rules``, chosen with its reader
-    on held-out data: docs/model.md); None, every rule, for a model that names none."""
-    rules = getattr(model, "meta", {}).get("rules")
-    return None if rules is None else tuple(rules)
+def model_passes(model: Model | None) -> tuple[str, ...] | None:
+    """The passes after the nets that a model keeps (``Model.passes``, chosen with its reader on
+    held-out data: docs/model.md); None, every pass, for no model or one that names none."""
+    return None if model is None else model.passes
 
 
-def read(topology: Topology, model=None, finished: bool = True,
+def reads_finished(model: Model | None) -> bool:
+    """Is the model's reader told whether the position is finished (``Refiner.reads_finished``)?"""
+    return model is not None and model.refiner is not None and model.refiner.reads_finished
+
+
+def read(topology: Topology, model: Model | None = None, finished: bool = True,
          settings: PassSettings = DEFAULT) -> dict[int, BlockStatus]:
-    """The statuses before the rules: the static pass and the cascade (``cascade_statuses``),
-    then the refiner when the model has one (told whether the position is ``finished`` when it
-    reads that). The nets' flag margins are the model's own (``model_file``), not ``settings``'."""
+    """The statuses before the passes after the nets: the static pass and the cascade
+    (``cascade_statuses``), then the refiner when the model has one (told whether the position
+    is ``finished`` when it reads that). The nets' flag margins are the model's own
+    (``model_file``), not ``settings``'."""
     settled = cascade_statuses(topology, model, settings)
-    if getattr(model, "refiner", None) is not None:
+    if model is not None and model.refiner is not None:
         settled = refine(topology, settled, model.refiner, model.refiner_margin, finished,
-                         getattr(model, "part_margin", NEVER_PARTED), getattr(model, "flag_margin", None))
+                         model.part_margin, model.flag_margin)
     return settled
 
 
-def apply_rules(topology: Topology, settled: dict[int, BlockStatus], rules: bool = True,
-                passes: Collection[str] | None = None, finished: bool = True,
-                settings: PassSettings = DEFAULT, overrides: Mapping[int, bool] | None = None,
-                ) -> dict[int, BlockStatus]:
-    """The rules of ``later_passes`` after the nets' reading (when ``rules``): all of them, or
-    those named in ``passes``, less the eye-shape rules when the position is not ``finished``,
-    each with the thresholds of ``settings``. A block a rule turns against a reader that was sure
-    of it (``settings.sure``) is flagged (``doubt`` 'rule'). A person's ``overrides`` (block id ->
-    alive?) come after the rules, never in doubt. The race flag (``classifiers.race``) always
-    runs last, once: it changes no verdict, and a race a person has settled is not in doubt."""
+def apply_passes(topology: Topology, settled: dict[int, BlockStatus], passes: Collection[str] | None = None,
+                 finished: bool = True, settings: PassSettings = DEFAULT,
+                 overrides: Mapping[int, bool] | None = None) -> dict[int, BlockStatus]:
+    """The passes of ``later_passes`` after the nets' reading: all of them, or those named in
+    ``passes`` (``()`` for none), less the eye-shape passes when the position is not
+    ``finished``, each with the thresholds of ``settings``. A block a pass turns against a
+    reader that was sure of it (``settings.sure``) is flagged (``doubt`` 'rule'). A person's
+    ``overrides`` (block id -> alive?) come after the passes, never in doubt. The race flag
+    (``classifiers.race``) always runs last, once: it changes no verdict, and a race a person
+    has settled is not in doubt."""
     if passes is not None and (unknown := set(passes) - {name for name, _ in PIPELINE}):
         raise ValueError(f"unknown passes {sorted(unknown)}: the passes are "
                          f"{', '.join(name for name, _ in PIPELINE)}")
-    if rules:
-        before = settled
-        for name, run in PIPELINE:
-            if (passes is None or name in passes) and (finished or not name.reads_eye_shape):
-                settled = run(topology, settled, settings)
-        settled = flag_sure_turned(before, settled, settings.sure)
+    before = settled
+    for name, run in PIPELINE:
+        if (passes is None or name in passes) and (finished or not name.reads_eye_shape):
+            settled = run(topology, settled, settings)
+    settled = flag_sure_turned(before, settled, settings.sure)
     return flag_races(topology, overridden(settled, overrides or {}), settings)
 
 
@@ -213,8 +218,8 @@ def overridden(settled: dict[int, BlockStatus], overrides: Mapping[int, bool]) -
 
 def flag_sure_turned(before: dict[int, BlockStatus], settled: dict[int, BlockStatus],
                      sure: float = DEFAULT.sure) -> dict[int, BlockStatus]:
-    """``settled`` with every block whose verdict a rule turned although the reader (``before``
-    the rules) gave it a probability of ``sure`` or more either way flagged ``doubt`` 'rule'."""
+    """``settled`` with every block whose verdict a pass turned although the reader (``before``
+    the passes) gave it a probability of ``sure`` or more either way flagged ``doubt`` 'rule'."""
     out = dict(settled)
     for b, st in settled.items():
         p = before[b].p_alive
@@ -225,6 +230,6 @@ def flag_sure_turned(before: dict[int, BlockStatus], settled: dict[int, BlockSta
 
 
 def later_passes() -> tuple:
-    """The rules that run after the nets, in order: ``(name, function of (topology, statuses,
+    """The passes that run after the nets, in order: ``(name, function of (topology, statuses,
     settings) -> statuses)`` (``PIPELINE``; ``settings`` may be left out for ``DEFAULT``)."""
     return PIPELINE

@@ -1,6 +1,7 @@
 """The classifiers' shared words: who decided a block (``Source``), why a verdict is in doubt
-(``Doubt``), and a block's decision (``BlockStatus``). Every pass imports them from here, so no
-pass imports the module that runs them (``classifiers.status``)."""
+(``Doubt``), whether a position is finished (``Finish``), and a block's decision
+(``BlockStatus``). Every pass imports them from here, so no pass imports the module that runs
+them (``classifiers.status``)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ class Source(StrEnum):
     HEURISTIC = "heuristic"  # no model: eye space and stones nearby
     CASCADE = "model"  # the cascade of MLPs
     READER = "refiner"  # the whole-board reader
-    READING = "reading"  # rules after the nets (classifiers.status.PIPELINE)
+    READING = "reading"  # passes after the nets (classifiers.status.PIPELINE)
     BIG_EYE = "big-eye"
     EYESPACE = "eyespace"
     SEKI = "seki"
@@ -32,23 +33,32 @@ class Source(StrEnum):
 
     @property
     def settled(self) -> bool:
-        """Decided for good by the static pass: no rule after it may turn the verdict."""
+        """Decided for good by the static pass: no pass after it may turn the verdict."""
         return self is Source.BENSON
 
     @property
     def by_nets(self) -> bool:
-        """A verdict of the trained nets, which the rules that revive blocks may overturn."""
+        """A verdict of the trained nets, which the passes that revive blocks may overturn."""
         return self in BY_NETS
 
     @property
     def reads_eye_shape(self) -> bool:
-        """A rule that reads eye shape: it assumes closed borders, so it does not run on a position
+        """A pass that reads eye shape: it assumes closed borders, so it does not run on a position
         that is not finished (a resignation, a time loss, open borders)."""
-        return self in EYE_SHAPE_RULES
+        return self in EYE_SHAPE_PASSES
 
 
 BY_NETS = frozenset({Source.CASCADE, Source.READER})
-EYE_SHAPE_RULES = frozenset({Source.BIG_EYE, Source.EYESPACE, Source.EYES})
+EYE_SHAPE_PASSES = frozenset({Source.BIG_EYE, Source.EYESPACE, Source.EYES})
+
+
+class Finish(StrEnum):
+    """Whether a position is a finished one, and if not, who says so. A position not finished is
+    decided without the eye-shape passes, and its count is an estimate of the board as it stands."""
+
+    FINISHED = "finished"
+    SAID = "said"  # the record (its RE, one colour's stones) or the caller: ``ScoreRequest.unfinished`` says why
+    OPEN_BORDERS = "open borders"  # open board left to nobody; the value is the word the answers carry
 
 
 class Doubt(StrEnum):
@@ -62,7 +72,7 @@ class Doubt(StrEnum):
     RECORD = "record"  # the recorded result turned a verdict the nets were sure of (``scoring.fit``)
 
 
-# A rule after the nets that turns a block the reader gives p at or beyond this (either way)
+# A pass after the nets that turns a block the reader gives p at or beyond this (either way)
 # flags it: the two disagree where the reader was sure.
 SURE = 0.95
 
@@ -71,7 +81,7 @@ SURE = 0.95
 class BlockStatus:
     """The decision for one block: ``alive``, who decided it (``source``), the nets' probability
     that it is alive (None for static decisions), and why the verdict is in doubt (``doubt``;
-    ``uncertain`` says whether it is). A rule after the nets changes ``alive`` and ``source`` but
+    ``uncertain`` says whether it is). A pass after the nets changes ``alive`` and ``source`` but
     keeps the nets' probability and flag, so they may disagree with ``alive``. What the rules
     make of a block read dead is the count's business (``scoring.count.count_blocks``)."""
 
@@ -98,7 +108,7 @@ class BlockStatus:
 
     @property
     def why_uncertain(self) -> str:
-        """Why the verdict is in doubt, for people: the race, a rule against a sure reader, or the
+        """Why the verdict is in doubt, for people: the race, a pass against a sure reader, or the
         model's probability."""
         if self.doubt == Doubt.RACE:
             return "in a liberty race that may end in seki, or in a capture the other way"
@@ -115,9 +125,9 @@ class BlockStatus:
         return replace(self, doubt=doubt)
 
 
-def turn(statuses: dict[int, BlockStatus], turned: dict[int, bool], source: Source) -> dict[int, BlockStatus]:
-    """``statuses`` with the blocks in ``turned`` decided again by ``source``: how every rule
-    after the static pass writes a verdict (``revive_uncaptured`` and the rules after the nets).
+def redecide(statuses: dict[int, BlockStatus], turned: dict[int, bool], source: Source) -> dict[int, BlockStatus]:
+    """``statuses`` with the blocks in ``turned`` decided again by ``source``: how every pass
+    after the static pass writes a verdict (``revive_uncaptured`` and the passes after the nets).
     Blocks that keep their status, and blocks Benson settled, are left as they were."""
     changed = {b: now for b, now in turned.items()
                if statuses[b].alive != now and not Source(statuses[b].source).settled}

@@ -9,6 +9,8 @@ import importlib.util
 import os
 import sys
 
+from seog import installed_version
+
 COMMANDS = ["score", "annotate", "select", "train", "evaluate", "serve", "gtp", "match"]
 EXTRAS = {"torch": "train", "matplotlib": "train", "distributed": "dask"}  # pyproject's optional-dependencies
 
@@ -106,19 +108,11 @@ def _message(exc: Exception) -> str:
 
 class _Version(argparse.Action):
     """``--version``: the installed version, looked up only when asked (``importlib.metadata``
-    and the email parser it pulls in cost 20 ms, a tenth of ``seog score``'s start)."""
+    and the email parser it pulls in slow every start: docs/benchmarks.md, "Starting a command")."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        print(f"seog {_version()}")
+        print(f"seog {installed_version()}")
         parser.exit()
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version("seog")
-    except PackageNotFoundError:
-        return "dev"
 
 
 if __name__ == "__main__":

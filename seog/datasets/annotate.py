@@ -695,7 +695,7 @@ def _run_pool(entries, options: Options, workers: int, chunk: int = 1):
 
 def _preload(options: Options) -> None:
     """Import the scoring modules and load the model in this process before the pool starts, so
-    that forked workers inherit them instead of each paying for them (some 60 ms of CPU)."""
+    that forked workers inherit them instead of each paying for them."""
     import seog.scoring.request  # noqa: F401 - imported for the workers to inherit
     from seog.scoring import score
 

@@ -1,12 +1,13 @@
-"""A model's whole decision measured on the held-out split, rule by rule; where choices are made.
+"""A model's whole decision measured on the held-out split, pass by pass; where choices are made.
 
 The positions are those of planes caches (``datasets.planes``) on a held-out side of
 ``datasets.split``; the truth is the teacher's (KataGo's) verdict on every block, the sign of its
 mean ownership over the block's stones. For every position the nets read once (``status.read``),
-then every rule runs, and again with each rule left out, so that a rule's worth is the positions
-it puts right against those it puts wrong; and the rules the model keeps (``product``). Flags are measured at several
+then every pass after the nets runs, and again with each pass left out, so that a pass's worth is
+the positions it puts right against those it puts wrong; and the passes the model keeps
+(``product``). Flags are measured at several
 margins from the same reading: a position is flagged when any block is within the margin of 0.5,
-or in doubt for another reason (the cascade's margin, a race, a rule against a sure reader).
+or in doubt for another reason (the cascade's margin, a race, a pass against a sure reader).
 
     python -m seog.datasets.heldout --model seog/models/default.npz \\
         --planes cache/planes-more.npz cache/planes-train.npz [--side hash] [--out runs/heldout.json]
@@ -49,13 +50,13 @@ def labelled_positions(data: dict, rows):
 
 def finished_statuses(model, data: dict, side: str):
     """``(row, topology, the teacher's verdict per block, statuses)`` of every finished position of
-    ``side`` (``side_mask``), the statuses the model's own path gives (static pass, nets, the rules
-    it keeps): what a trial of a change after the rules starts from."""
-    from seog.classifiers.status import apply_rules, model_rules, read
+    ``side`` (``side_mask``), the statuses the model's own path gives (static pass, nets, the passes
+    it keeps): what a trial of a change after the passes starts from."""
+    from seog.classifiers.status import apply_passes, model_passes, read
 
     rows = np.flatnonzero(side_mask(data, side) & data["finished"])
     for row, topology, truth in labelled_positions(data, rows):
-        yield row, topology, truth, apply_rules(topology, read(topology, model, True), True, model_rules(model), True)
+        yield row, topology, truth, apply_passes(topology, read(topology, model, True), model_passes(model), True)
 
 
 def any_wrong(topology, statuses: dict, truth: np.ndarray) -> bool:
@@ -90,14 +91,14 @@ class Tally:
 
 @dataclass
 class Subset:
-    """Every way of deciding measured on one subset, and each rule's positions fixed and broken."""
+    """Every way of deciding measured on one subset, and each pass's positions fixed and broken."""
 
     ways: dict = field(default_factory=dict)
     fixed: dict = field(default_factory=dict)
     broken: dict = field(default_factory=dict)
     doubt: list = field(default_factory=list)  # (closest |p - 0.5|, other doubt, shipped flag, wrong, parted, part) per position
     calibration: list = field(default_factory=list)  # (p_alive, teacher's alive) per block the nets read
-    subsets: dict = field(default_factory=dict)  # rules kept (a tuple) -> (positions wrong, stones wrong)
+    subsets: dict = field(default_factory=dict)  # passes kept (a tuple) -> (positions wrong, stones wrong)
 
     def tally(self, way: str) -> Tally:
         return self.ways.setdefault(way, Tally())
@@ -106,11 +107,11 @@ class Subset:
 def measure(model, planes, ownership, rows, finished, log=None) -> dict:
     """The decision of ``model`` on the positions ``rows`` of the arrays, finished and unfinished apart."""
     from seog.classifiers.status import (
-        EYE_SHAPE_RULES,
-        apply_rules,
+        EYE_SHAPE_PASSES,
+        apply_passes,
         cascade_statuses,
         later_passes,
-        model_rules,
+        model_passes,
         read,
     )
     from seog.classifiers.vocabulary import Doubt, Source
@@ -134,24 +135,24 @@ def measure(model, planes, ownership, rows, finished, log=None) -> dict:
         def alive_of(statuses):
             return np.array([statuses[b.id].alive for b in topology.blocks])
 
-        sub.tally("nets").add(alive_of(apply_rules(topology, reading, False)), truth, sizes)
-        every = apply_rules(topology, reading, True, None, done)
-        every_wrong = sub.tally("every rule").add(alive_of(every), truth, sizes)
-        product = apply_rules(topology, reading, True, model_rules(model), done)
+        sub.tally("nets").add(alive_of(apply_passes(topology, reading, ())), truth, sizes)
+        every = apply_passes(topology, reading, None, done)
+        every_wrong = sub.tally("every pass").add(alive_of(every), truth, sizes)
+        product = apply_passes(topology, reading, model_passes(model), done)
         sub.tally("product").add(alive_of(product), truth, sizes)
         product_wrong = bool((alive_of(product) != truth).any())
-        if not done:  # the eye-shape rules on an unfinished board, as they ran before
-            sub.tally("every rule, on unfinished boards too").add(
-                alive_of(apply_rules(topology, reading, True, None, True)), truth, sizes)
+        if not done:  # the eye-shape passes on an unfinished board, as a measure
+            sub.tally("every pass, on unfinished boards too").add(
+                alive_of(apply_passes(topology, reading, None, True)), truth, sizes)
         for name in names:
-            if not done and name in EYE_SHAPE_RULES:
+            if not done and name in EYE_SHAPE_PASSES:
                 continue
-            without = apply_rules(topology, reading, True, [m for m in names if m != name], done)
+            without = apply_passes(topology, reading, [m for m in names if m != name], done)
             wrong_without = sub.tally(f"without {name}").add(alive_of(without), truth, sizes)
             sub.fixed[name] = sub.fixed.get(name, 0) + int(wrong_without and not every_wrong)
             sub.broken[name] = sub.broken.get(name, 0) + int(every_wrong and not wrong_without)
-        for keep in rule_subsets(names):
-            wrong = alive_of(apply_rules(topology, reading, True, keep, done)) != truth
+        for keep in pass_subsets(names):
+            wrong = alive_of(apply_passes(topology, reading, keep, done)) != truth
             positions, stones = sub.subsets.get(keep, (0, 0))
             sub.subsets[keep] = (positions + int(wrong.any()), stones + int(sizes[wrong].sum()))
         ps = [abs(st.p_alive - 0.5) for st in reading.values() if st.p_alive is not None and st.source != Source.BENSON]
@@ -169,31 +170,31 @@ def measure(model, planes, ownership, rows, finished, log=None) -> dict:
         if log and (i + 1) % 500 == 0:
             log(f"  {i + 1} of {len(rows)} positions, {time.perf_counter() - start:.0f} s")
     out = {name: report(sub) for name, sub in subsets.items() if sub.ways}
-    out["rule_subsets"] = best_subsets(subsets.values())
+    out["pass_subsets"] = best_subsets(subsets.values())
     return out
 
 
-def rule_subsets(names: list[str]) -> list[tuple[str, ...]]:
-    """Every subset of the rules, in their order, from none to all."""
+def pass_subsets(names: list[str]) -> list[tuple[str, ...]]:
+    """Every subset of the passes, in their order, from none to all."""
     return [tuple(n for k, n in enumerate(names) if mask >> k & 1) for mask in range(1 << len(names))]
 
 
 def best_subsets(subs) -> list[dict]:
-    """Every subset of rules with its wrong positions and stones over all the subsets of positions
-    measured, best first: fewest wrong positions, then fewest rules, then fewest wrong stones.
-    The first is the choice of the rules a model keeps."""
+    """Every subset of passes with its wrong positions and stones over all the subsets of positions
+    measured, best first: fewest wrong positions, then fewest passes, then fewest wrong stones.
+    The first is the choice of the passes a model keeps."""
     totals: dict = {}
     for sub in subs:
         for keep, (positions, stones) in sub.subsets.items():
             before = totals.get(keep, (0, 0))
             totals[keep] = (before[0] + positions, before[1] + stones)
     ranked = sorted(totals.items(), key=lambda kv: (kv[1][0], len(kv[0]), kv[1][1]))
-    return [{"rules": list(keep), "wrong_positions": wrong, "wrong_stones": stones}
+    return [{"passes": list(keep), "wrong_positions": wrong, "wrong_stones": stones}
             for keep, (wrong, stones) in ranked]
 
 
 def report(sub: Subset) -> dict:
-    """A subset's figures: every way of deciding, each rule's positions fixed and broken, flags."""
+    """A subset's figures: every way of deciding, each pass's positions fixed and broken, flags."""
     doubt = np.array(sub.doubt, dtype=float).reshape(-1, 6)
     wrong = doubt[:, 3] > 0
     flags = {}
@@ -214,7 +215,7 @@ def report(sub: Subset) -> dict:
             "flagged": round(float(parted.mean()), 4) if len(doubt) else 0.0,
             "wrong_flagged": round(float((parted & wrong).sum() / max(wrong.sum(), 1)), 4)}
     return {"ways": {way: t.figures() for way, t in sub.ways.items()},
-            "rules": {name: {"fixed": sub.fixed[name], "broken": sub.broken[name]} for name in sub.fixed},
+            "passes": {name: {"fixed": sub.fixed[name], "broken": sub.broken[name]} for name in sub.fixed},
             "flags": flags, "calibration": calibration(sub.calibration)}
 
 

@@ -179,7 +179,7 @@ def check(game, dead: np.ndarray, rules=None, komi: float | None = None) -> Chec
 
 # ---- GTP engines ---------------------------------------------------------------------------------
 
-TEACHER_TIMEOUT = 300.0  # seconds per GTP answer: GNU Go has taken 53 s on one 19x19 position on a loaded machine
+TEACHER_TIMEOUT = 300.0  # seconds per GTP answer: GNU Go reads some 19x19 positions for a minute on a loaded machine
 GIVE_UP = 3  # an engine that fails this many positions in a row is dropped for the rest of the run
 
 

@@ -1,8 +1,9 @@
 """scipy's compiled cores, loaded without the Python packages around them.
 
-Importing ``scipy.ndimage``, ``scipy.sparse`` or ``scipy.linalg`` costs 150-250 ms each (their
-array-API layer and numpy.f2py), more than scoring a position; the three extension modules seog
-calls (the labeller, the CSR products, BLAS's sgemm) load in under 10 ms. Where one cannot be
+Importing ``scipy.ndimage``, ``scipy.sparse`` or ``scipy.linalg`` costs more than scoring a
+position (their array-API layer and numpy.f2py); the three extension modules seog calls (the
+labeller, the CSR products, BLAS's sgemm) load in a small part of that (docs/benchmarks.md,
+"Starting a command"). Where one cannot be
 found this way (another scipy layout), the public package is imported instead.
 """
 

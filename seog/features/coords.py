@@ -8,6 +8,7 @@
   topology analyzer, the feature extractor and the scorer use, since they work on whole arrays.
 - **SGF**: two lowercase letters, column then row (``"dd"``); ``""`` (and ``"tt"`` on boards
   up to 19) is a pass.
+- **sgfmill**: (row counted from the bottom edge, col), the points sgfmill's nodes read and write.
 - **GTP**: a column letter without ``I`` and a row number counted from the bottom (``"D4"``);
   ``"pass"`` is a pass.
 
@@ -66,6 +67,25 @@ def from_sgf(text: str, size: int) -> int | None:
     if not on_board(row, col, size):
         raise CoordinateError(f"SGF point {text!r} is off a {size}x{size} board")
     return to_flat(row, col, size)
+
+
+def sgf_bytes_to_flat(raw: bytes, size: int) -> int | None:
+    """Flat point of an SGF point as written (``b"dd"``) when it is two letters on the board;
+    None for anything else (a pass, a bad value), which the SGF reader reads its own way."""
+    if len(raw) == 2 and 0 <= (col := raw[0] - 97) < size and 0 <= (row := raw[1] - 97) < size:
+        return (row + 1) * (size + 2) + col + 1
+    return None
+
+
+def from_sgfmill(rc: tuple[int, int], size: int) -> int:
+    """Flat point of sgfmill's (row from the bottom, col)."""
+    return to_flat(size - 1 - rc[0], rc[1], size)
+
+
+def to_sgfmill(point: int, size: int) -> tuple[int, int]:
+    """sgfmill's (row from the bottom, col) of a flat point."""
+    row, col = from_flat(point, size)
+    return size - 1 - row, col
 
 
 def to_sgf(point: int | None, size: int) -> str:

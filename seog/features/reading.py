@@ -23,8 +23,8 @@ from seog.features.coords import index_to_flat, padded_neighbours
 EMPTY, WALL = 0, 3
 ESCAPE = 5  # a block with this many liberties has run away
 DEPTH = 12  # plies
-NODES = 70  # positions searched per block before giving up (the longest proof on the hash side takes 66)
-POSITION_NODES = 210  # and per position (the worst dev position takes about 17 ms, docs/benchmarks.md)
+NODES = 70  # positions searched per block before giving up: above the longest held-out proof (docs/model.md)
+POSITION_NODES = 210  # and per position: a bound on a position's reading time (docs/benchmarks.md)
 
 
 class Budget(Exception):

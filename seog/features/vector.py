@@ -148,8 +148,8 @@ def _columns(names) -> np.ndarray:
 
 
 def _ids(topology: Topology, block_ids) -> np.ndarray:
-    """Block ids (any iterable) as an array, checked; an array is not listed first (its items
-    one by one cost 10 us for the cascade's few dozen)."""
+    """Block ids (any iterable) as an array, checked; an array is not listed first: listing its
+    items one by one costs a hundred times more (docs/benchmarks.md, "Small costs")."""
     ids = np.asarray(block_ids if isinstance(block_ids, np.ndarray) else list(block_ids), dtype=np.intp).reshape(-1)
     if len(ids) and (ids.min() < 0 or ids.max() >= len(topology.blocks)):
         raise FeatureError(f"block id out of range 0..{len(topology.blocks) - 1}")

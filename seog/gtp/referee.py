@@ -28,6 +28,7 @@ from typing import BinaryIO, TextIO
 
 import numpy as np
 
+from seog import installed_version
 from seog.features import coords
 from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
@@ -277,7 +278,7 @@ class GtpReferee:
         self.referee = referee or Referee()
         self.log = log  # where notes outside the protocol go; None: standard error
         self.name = name
-        self.version = version or _version()
+        self.version = version or installed_version()
         self.done = False
         self.commands: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda a: "2",
@@ -515,14 +516,6 @@ def _one_block(text: str) -> str:
         return text.strip()
     head, rest = lines[0].strip(), [ln.rstrip() for ln in lines[1:] if ln.strip()]
     return "\n".join([head] + rest)
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version("seog")
-    except PackageNotFoundError:
-        return "dev"
 
 
 def main(stdin=None, stdout=None, **referee_options) -> int:

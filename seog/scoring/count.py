@@ -291,11 +291,7 @@ def count_blocks(grid: np.ndarray, read: list[BlockStatus], rules: Rules, komi: 
     """Count a position from its blocks' statuses as read (block id order): the stones read dead
     go off where the rules take dead stones off. The ``Score`` holds the blocks as counted
     (``as_counted``) and as ``read``."""
-    dead = np.zeros(np.shape(grid), dtype=bool)
-    for st in read:
-        if not st.alive:
-            dead.flat[st.points] = True
-    score = count(grid, dead, rules, komi, handicap, prisoners)
+    score = count(grid, dead_mask(grid, read), rules, komi, handicap, prisoners)
     return replace(score, blocks=as_counted(read, rules), read=list(read))
 
 
@@ -314,9 +310,16 @@ def dame_as_read(grid: np.ndarray, score: Score) -> np.ndarray:
     them off, so that a stone left in a closed area does not read as open board."""
     if all(r.alive == c.alive for r, c in zip(score.read, score.blocks)):
         return score.dame
+    return count(grid, dead_mask(grid, score.read), replace(score.rules, remove_dead=True), 0.0).dame
+
+
+def dead_mask(grid: np.ndarray, read: list[BlockStatus]) -> np.ndarray:
+    """The stones of the blocks read dead, as a bool mask of ``grid``'s shape."""
     dead = np.zeros(np.shape(grid), dtype=bool)
-    dead.flat[score.read_dead] = True
-    return count(grid, dead, replace(score.rules, remove_dead=True), 0.0).dame
+    for st in read:
+        if not st.alive:
+            dead.flat[st.points] = True
+    return dead
 
 
 def _indices(mask: np.ndarray) -> np.ndarray:

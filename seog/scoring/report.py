@@ -15,7 +15,7 @@ SETTLED_BY_RECORD = "recorded result"
 
 @cache
 def _names(size: int) -> tuple[str, ...]:
-    """Every point's GTP name, by grid index: a lookup is ten times faster than formatting."""
+    """Every point's GTP name, by grid index: a lookup is faster than formatting."""
     return tuple(index_to_gtp(i, size) for i in range(size * size))
 
 

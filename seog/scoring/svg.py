@@ -14,6 +14,7 @@ such as rsvg-convert draw it the same as a browser.
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
@@ -56,6 +57,29 @@ def _count_line(score: Score, color: int) -> str:
     return f"{COLOR_NAMES[color].capitalize()}: {parts} = {total:g}"
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """Where the board lies in the picture: ``cell`` pixels between lines, the board's square
+    (``board_px``, from ``top``) centred in a picture ``width`` wide, the first line at ``x0, y0``."""
+
+    size: int
+    cell: float
+    margin: float
+    board_px: float
+    width: float
+    x0: float
+    y0: float
+
+    @property
+    def top(self) -> float:
+        return self.y0 - self.margin
+
+    def xy(self, index: int) -> tuple[float, float]:
+        """The picture's coordinates of a grid index."""
+        r, c = divmod(int(index), self.size)
+        return self.x0 + c * self.cell, self.y0 + r * self.cell
+
+
 def render_svg(grid: np.ndarray, score: Score, *, recorded: str | None = None, title: str | None = None,
                cell: float = 30.0) -> str:
     """The final board of ``score`` (stones from ``grid``) with its marks and counts, as SVG text."""
@@ -66,26 +90,29 @@ def render_svg(grid: np.ndarray, score: Score, *, recorded: str | None = None, t
     margin = cell * 1.3
     board_px = (size - 1) * cell + 2 * margin
     width = max(board_px, MIN_WIDTH)
-    x0, y0 = (width - board_px) / 2 + margin, margin + (LINE_HEIGHT if title else 0)
-
-    def xy(index: int) -> tuple[float, float]:
-        r, c = divmod(int(index), size)
-        return x0 + c * cell, y0 + r * cell
-
-    block_of: dict[int, object] = {}
-    for blk in score.blocks:
-        for p in blk.points:
-            block_of[int(p)] = blk
+    frame = _Frame(size, cell, margin, board_px, width, (width - board_px) / 2 + margin,
+                   margin + (LINE_HEIGHT if title else 0))
     dead = {int(i) for i in score.dead}
-    uncertain = [int(p) for blk in score.uncertain_blocks for p in blk.points]
+    out = [*_board(frame), *_stones(frame, grid, score, dead), *_territory(frame, score),
+           *_dame(frame, grid, score), *_marks(frame, score, dead)]
+    texts, y = _below(frame, score, recorded, title)
+    out += texts
+    y += LINE_HEIGHT * 0.4
+    out.append(_legend(width, y, cell))
+    height = y + LINE_HEIGHT * 1.6
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="seog-board" data-size="{size}" '
+            f'data-result={quoteattr(score.result)} width="{_num(width)}" height="{_num(height)}" '
+            f'viewBox="0 0 {_num(width)} {_num(height)}">')
+    background = f'<rect class="background" width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>'
+    return "\n".join([head, background, *out, "</svg>"]) + "\n"
 
-    out: list[str] = []
+
+def _board(f: _Frame) -> list[str]:
+    """The wood, the lines, the star points and the coordinates."""
+    x0, y0, cell, size = f.x0, f.y0, f.cell, f.size
+    out = [f'<rect class="wood" x="{_num(x0 - f.margin)}" y="{_num(f.top)}" width="{_num(f.board_px)}" '
+           f'height="{_num(f.board_px)}" fill="{WOOD}" rx="4"/>']
     add = out.append
-    top = y0 - margin
-    add(f'<rect class="wood" x="{_num(x0 - margin)}" y="{_num(top)}" width="{_num(board_px)}" '
-        f'height="{_num(board_px)}" fill="{WOOD}" rx="4"/>')
-
-    # Lines, star points and coordinates.
     end = (size - 1) * cell
     add(f'<g class="grid" stroke="{LINE}" stroke-width="1">')
     for k in range(size):
@@ -98,7 +125,7 @@ def render_svg(grid: np.ndarray, score: Score, *, recorded: str | None = None, t
     fs = _num(cell * 0.4)
     add(f'<g class="coords" font-family="{FONT}" font-size="{fs}" fill="{LINE}" text-anchor="middle" '
         f'dominant-baseline="central">')
-    off = margin * 0.62
+    off = f.margin * 0.62
     for k in range(size):
         x, y = _num(x0 + k * cell), _num(y0 + k * cell)
         add(f'<text x="{x}" y="{_num(y0 - off)}">{GTP_COLUMNS[k]}</text>')
@@ -106,77 +133,102 @@ def render_svg(grid: np.ndarray, score: Score, *, recorded: str | None = None, t
         add(f'<text x="{_num(x0 - off)}" y="{y}">{size - k}</text>')
         add(f'<text x="{_num(x0 + end + off)}" y="{y}">{size - k}</text>')
     add("</g>")
+    return out
 
-    # Stones: live ones solid, dead ones faded.
-    radius = _num(cell * 0.47)
-    add('<g class="stones">')
+
+def _stones(f: _Frame, grid: np.ndarray, score: Score, dead: set[int]) -> list[str]:
+    """The stones: live ones solid, dead ones faded, each with its block and a tooltip."""
+    block_of: dict[int, object] = {}
+    for blk in score.blocks:
+        for p in blk.points:
+            block_of[int(p)] = blk
+    radius = _num(f.cell * 0.47)
+    out = ['<g class="stones">']
     for index in np.flatnonzero(grid.reshape(-1) != 0):
         index = int(index)
         color = int(np.sign(grid.flat[index]))
         state = "dead" if index in dead else "alive"
-        x, y = xy(index)
-        vertex = index_to_gtp(index, size)
+        x, y = f.xy(index)
+        vertex = index_to_gtp(index, f.size)
         blk = block_of.get(index)
         attrs = f' data-block="{blk.block}"' if blk is not None else ""
         note = f"{vertex} {COLOR_NAMES[color]}, {state}"
         if blk is not None:
             note += f" ({blk.source}" + ("" if blk.p_alive is None else f", p(alive) {blk.p_alive:.2f}") + ")"
         opacity = ' opacity="0.45"' if state == "dead" else ""
-        add(f'<circle class="stone {COLOR_NAMES[color]} {state}" data-vertex="{vertex}"{attrs} '
-            f'cx="{_num(x)}" cy="{_num(y)}" r="{radius}" fill="{STONE_FILL[color]}" '
-            f'stroke="{STONE_EDGE[color]}" stroke-width="1"{opacity}><title>{escape(note)}</title></circle>')
-    add("</g>")
+        out.append(f'<circle class="stone {COLOR_NAMES[color]} {state}" data-vertex="{vertex}"{attrs} '
+                   f'cx="{_num(x)}" cy="{_num(y)}" r="{radius}" fill="{STONE_FILL[color]}" '
+                   f'stroke="{STONE_EDGE[color]}" stroke-width="1"{opacity}><title>{escape(note)}</title></circle>')
+    out.append("</g>")
+    return out
 
-    # Territory: a small square in the owner's colour on each point.
-    half = cell * 0.16
-    add('<g class="territories" pointer-events="none">')
+
+def _territory(f: _Frame, score: Score) -> list[str]:
+    """A small square in the owner's colour on each point of territory."""
+    half = f.cell * 0.16
+    out = ['<g class="territories" pointer-events="none">']
     for color in (BLACK, WHITE):
         for index in score.territory[color]:
-            x, y = xy(index)
-            add(f'<rect class="territory {COLOR_NAMES[color]}" data-vertex="{index_to_gtp(index, size)}" '
-                f'x="{_num(x - half)}" y="{_num(y - half)}" width="{_num(2 * half)}" height="{_num(2 * half)}" '
-                f'fill="{STONE_FILL[color]}" stroke="{STONE_EDGE[color]}" stroke-width="0.8"/>')
-    add("</g>")
+            x, y = f.xy(index)
+            out.append(f'<rect class="territory {COLOR_NAMES[color]}" data-vertex="{index_to_gtp(index, f.size)}" '
+                       f'x="{_num(x - half)}" y="{_num(y - half)}" width="{_num(2 * half)}" '
+                       f'height="{_num(2 * half)}" fill="{STONE_FILL[color]}" stroke="{STONE_EDGE[color]}" '
+                       f'stroke-width="0.8"/>')
+    out.append("</g>")
+    return out
 
-    # Dame: a small dot on each neutral point without a stone.
-    add('<g class="dames" pointer-events="none">')
+
+def _dame(f: _Frame, grid: np.ndarray, score: Score) -> list[str]:
+    """A small dot on each neutral point without a stone."""
+    out = ['<g class="dames" pointer-events="none">']
     for index in score.dame:
         if grid.flat[index] == 0:
-            x, y = xy(index)
-            add(f'<circle class="dame" data-vertex="{index_to_gtp(index, size)}" cx="{_num(x)}" cy="{_num(y)}" '
-                f'r="{_num(cell * 0.09)}" fill="{DAME_GREY}"/>')
-    add("</g>")
+            x, y = f.xy(index)
+            out.append(f'<circle class="dame" data-vertex="{index_to_gtp(index, f.size)}" cx="{_num(x)}" '
+                       f'cy="{_num(y)}" r="{_num(f.cell * 0.09)}" fill="{DAME_GREY}"/>')
+    out.append("</g>")
+    return out
 
-    # Crosses on dead stones, triangles on stones in seki, rings around uncertain blocks.
+
+def _marks(f: _Frame, score: Score, dead: set[int]) -> list[str]:
+    """Crosses on dead stones, triangles on stones in seki, rings around uncertain blocks."""
+    cell, size = f.cell, f.size
     d = cell * 0.26
-    add('<g class="marks" fill="none" stroke-linecap="round" pointer-events="none">')
+    out = ['<g class="marks" fill="none" stroke-linecap="round" pointer-events="none">']
+    add = out.append
     for index in sorted(dead):
-        x, y = xy(index)
+        x, y = f.xy(index)
         add(f'<path class="dead-mark" data-vertex="{index_to_gtp(index, size)}" stroke="{DEAD_RED}" '
             f'stroke-width="{_num(cell * 0.09)}" d="M{_num(x - d)} {_num(y - d)}L{_num(x + d)} {_num(y + d)}'
             f'M{_num(x - d)} {_num(y + d)}L{_num(x + d)} {_num(y - d)}"/>')
     t = cell * 0.24
     for index in score.seki:
-        x, y = xy(index)
+        x, y = f.xy(index)
         add(f'<path class="seki-mark" data-vertex="{index_to_gtp(index, size)}" stroke="{SEKI_BLUE}" '
             f'stroke-width="{_num(cell * 0.08)}" stroke-linejoin="round" '
             f'd="M{_num(x)} {_num(y - t)}L{_num(x + t * 0.95)} {_num(y + t * 0.6)}'
             f'L{_num(x - t * 0.95)} {_num(y + t * 0.6)}Z"/>')
-    for index in uncertain:
-        x, y = xy(index)
+    for index in (int(p) for blk in score.uncertain_blocks for p in blk.points):
+        x, y = f.xy(index)
         add(f'<circle class="uncertain-mark" data-vertex="{index_to_gtp(index, size)}" cx="{_num(x)}" '
             f'cy="{_num(y)}" r="{_num(cell * 0.5)}" stroke="{UNCERTAIN_ORANGE}" '
             f'stroke-width="{_num(cell * 0.1)}" stroke-dasharray="{_num(cell * 0.16)} {_num(cell * 0.1)}"/>')
     add("</g>")
+    return out
 
-    # Under the board: the result, each side's count, the rules and a legend.
-    y = top + board_px + LINE_HEIGHT * 1.2
+
+def _below(f: _Frame, score: Score, recorded: str | None, title: str | None) -> tuple[list[str], float]:
+    """Under the board: the result, each side's count, the rules and the notes (and the title
+    above it); with the height reached."""
+    width = f.width
+    y = f.top + f.board_px + LINE_HEIGHT * 1.2
     cx = _num(width / 2)
     result = f'Result: <tspan class="result-value" font-weight="bold">{escape(score.result)}</tspan>'
     if recorded:
         result += f'<tspan class="recorded" font-size="13" dx="12">(recorded: {escape(recorded)})</tspan>'
-    add(f'<g font-family="{FONT}" fill="#222" text-anchor="middle">')
-    add(f'<text class="result" x="{cx}" y="{_num(y)}" font-size="17">{result}</text>')
+    out = [f'<g font-family="{FONT}" fill="#222" text-anchor="middle">',
+           f'<text class="result" x="{cx}" y="{_num(y)}" font-size="17">{result}</text>']
+    add = out.append
     for color in (BLACK, WHITE):
         y += LINE_HEIGHT
         add(f'<text class="count {COLOR_NAMES[color]}" x="{cx}" y="{_num(y)}" font-size="13">'
@@ -197,15 +249,7 @@ def render_svg(grid: np.ndarray, score: Score, *, recorded: str | None = None, t
     if title:
         add(f'<text class="title" x="{cx}" y="{_num(LINE_HEIGHT * 0.9)}" font-size="14">{escape(title)}</text>')
     add("</g>")
-    y += LINE_HEIGHT * 0.4
-    add(_legend(width, y, cell))
-    height = y + LINE_HEIGHT * 1.6
-
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="seog-board" data-size="{size}" '
-            f'data-result={quoteattr(score.result)} width="{_num(width)}" height="{_num(height)}" '
-            f'viewBox="0 0 {_num(width)} {_num(height)}">')
-    background = f'<rect class="background" width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>'
-    return "\n".join([head, background, *out, "</svg>"]) + "\n"
+    return out, y
 
 
 def _legend(width: float, y: float, cell: float) -> str:
