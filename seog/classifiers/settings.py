@@ -55,5 +55,11 @@ class PassSettings:
     seki_min_opponent: int = 4  # smaller partners may be thrown in: the archive's one wrong revival, 2 stones
     race_max_liberties: int = 12  # a side with more wins any race the liberty counts describe; not swept
 
+    # which groups to read (``classifiers.trigger``; 0 turns a way off); swept on hash, docs/reading.md
+    trigger_min_stones: int = 3  # smaller groups are left to the nets: KataGo's read of 1-3 stones is unsure
+    trigger_few_liberties: int = 3  # a group this short of liberties may be captured: read it
+    trigger_roomy: int = 10  # eye room under this many points: its eyes are a matter of shape
+    trigger_race_liberties: int = 6  # two bordering groups with this few liberties each may race
+
 
 DEFAULT = PassSettings()
