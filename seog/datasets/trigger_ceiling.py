@@ -5,8 +5,8 @@ Every counted game of the side is scored blind (``from_game(..., ignore_result=T
 ``seog score`` reads it) and set against KataGo's dead stones (the planes caches). The figures:
 the wrong positions; those with every wrong block inside a triggered group (the reach, which is
 also what a perfect reader of the triggered groups mends: the ceiling); what GNU Go's
-``owl_attack``/``owl_defend`` on each triggered block would mend and break, under each way of
-resolving a critical group; the share of positions and groups triggered; the trigger's time.
+``owl_attack``/``owl_defend`` on each triggered block, and its ``dragon_status`` (owl and
+semeai together), would mend and break, under each way of resolving a critical group; the share of positions and groups triggered; the trigger's time.
 GNU Go's answers are kept in a JSON file (``--owl-cache``, keyed by game id and vertex), so a
 rerun does not ask again. ``--sweep`` instead measures the reach of a grid of trigger settings
 without GNU Go (the selection rule of docs/reading.md).
@@ -128,8 +128,9 @@ def sweep(positions: list[Position], budget: float = BUDGET) -> dict:
 
 
 class Owl:
-    """GNU Go's owl verdicts on final positions, asked once: ``answers(position, vertices)`` gives
-    {vertex: [attack code, defend code]}, from the JSON cache when it has them."""
+    """GNU Go's verdicts on final positions, asked once: ``answers(position, vertices)`` gives
+    {vertex: [owl_attack code, owl_defend code, dragon_status word]}, from the JSON cache when
+    it has them."""
 
     def __init__(self, cache: str | None, level: int = 10, timeout: float = OWL_TIMEOUT):
         self.path = Path(cache) if cache else None
@@ -141,10 +142,10 @@ class Owl:
 
     def answers(self, pos: Position, vertices: list[str]) -> dict:
         known = self.known.setdefault(pos.gid, {})
-        missing = [v for v in vertices if v not in known]
+        missing = [v for v in vertices if len(known.get(v, ())) < 3]
         if missing:
             self._ask(pos, missing, known)
-        return {v: known[v] for v in vertices if v in known}
+        return {v: known[v] for v in vertices if len(known.get(v, ())) == 3}
 
     def _ask(self, pos: Position, vertices: list[str], known: dict) -> None:
         from seog.datasets.labels import GtpEngine, gnugo_command
@@ -159,7 +160,8 @@ class Owl:
         try:
             self.engine.send(f"loadsgf {path}")
             for v in vertices:
-                known[v] = [_code(self.engine.send(f"owl_attack {v}")), _code(self.engine.send(f"owl_defend {v}"))]
+                known[v] = [_code(self.engine.send(f"owl_attack {v}")), _code(self.engine.send(f"owl_defend {v}")),
+                            self.engine.send(f"dragon_status {v}").split()[0]]
                 self.asked += 1
         except EngineRefused as exc:
             print(f"gnugo refused {pos.gid}: {exc.message}", file=sys.stderr)
@@ -199,14 +201,35 @@ def setup_sgf(pos: Position) -> str:
     return f"(;GM[1]FF[4]SZ[{size}]KM[{pos.komi}]{ab}{aw}PL[{'B' if pos.to_move == BLACK else 'W'}])"
 
 
-def owl_alive(attack: int, defend: int, mover_attacks: bool, critical: str) -> bool:
-    """A block's life by GNU Go's owl codes: alive when the attack fails, dead when it succeeds
-    and the defence fails; a critical one (both succeed, or by ko) as ``critical`` resolves it."""
-    if attack == FAILS:
-        return True
-    if defend == FAILS:
-        return False
+def verdict_kind(answer: list) -> str:
+    """'alive' when the owl attack fails, 'dead' when it succeeds and the defence fails, else
+    'critical' (both succeed, or one by ko)."""
+    attack, defend = answer[0], answer[1]
+    return "alive" if attack == FAILS else "dead" if defend == FAILS else "critical"
+
+
+def owl_alive(answer: list, mover_attacks: bool, critical: str) -> bool:
+    """A block's life by GNU Go's owl codes (``verdict_kind``), a critical one as ``critical``
+    resolves it."""
+    kind = verdict_kind(answer)
+    return kind == "alive" if kind != "critical" else _resolve(mover_attacks, critical)
+
+
+def dragon_alive(answer: list, mover_attacks: bool, critical: str) -> bool | None:
+    """A block's life by GNU Go's ``dragon_status`` (its owl and semeai reading together); None
+    (the nets' verdict stands) when it says 'unknown'."""
+    status = answer[2]
+    if status == "critical":
+        return _resolve(mover_attacks, critical)
+    return None if status == "unknown" else status == "alive"
+
+
+def _resolve(mover_attacks: bool, critical: str) -> bool:
     return {"alive": True, "dead": False, "to move": not mover_attacks}[critical]
+
+
+# The realistic readers measured: GNU Go's owl alone, and its dragon status (owl and semeai).
+READERS = {"owl": owl_alive, "dragon_status": dragon_alive}
 
 
 def ceiling(positions: list[Position], settings, owl: Owl, log=None) -> dict:
@@ -216,9 +239,9 @@ def ceiling(positions: list[Position], settings, owl: Owl, log=None) -> dict:
     from seog.features.coords import index_to_gtp
 
     figures = reach(positions, settings)
-    tally, named = Counter(), {"reached": [], "not reached": []}
-    for r in CRITICAL:
-        named[f"owl mends ({r})"], named[f"owl breaks ({r})"] = [], []
+    tally, named = Counter(), {"reached games": [], "not reached games": []}
+    for reader, r in itertools.product(READERS, CRITICAL):
+        named[f"{reader} mends ({r}) games"], named[f"{reader} breaks ({r}) games"] = [], []
     trigger_seconds = []
     for n, pos in enumerate(positions, 1):
         start = time.perf_counter()
@@ -226,7 +249,7 @@ def ceiling(positions: list[Position], settings, owl: Owl, log=None) -> dict:
         trigger_seconds.append(time.perf_counter() - start)
         inside = {b for g in groups for b in g.blocks}
         if pos.wrong:
-            named["reached" if pos.wrong <= inside else "not reached"].append(pos.gid)
+            named["reached games" if pos.wrong <= inside else "not reached games"].append(pos.gid)
         if not groups:
             continue
         size = pos.topology.size
@@ -234,24 +257,26 @@ def ceiling(positions: list[Position], settings, owl: Owl, log=None) -> dict:
         codes = owl.answers(pos, sorted(set(vertex.values())))
         for b in inside:
             if vertex[b] not in codes:
-                tally["blocks without an owl answer"] += 1
+                tally["blocks without an answer"] += 1
                 continue
-            attack, defend = codes[vertex[b]]
-            kind = "alive" if attack == FAILS else "dead" if defend == FAILS else "critical"
+            kind = verdict_kind(codes[vertex[b]])
             tally[f"triggered blocks owl {kind}"] += 1
             tally[f"triggered blocks owl {kind}, teacher alive"] += pos.truth_alive[b]
-        for r in CRITICAL:
+            dragon = codes[vertex[b]][2]
+            tally[f"triggered blocks dragon_status {dragon}"] += 1
+            tally[f"triggered blocks dragon_status {dragon}, teacher alive"] += pos.truth_alive[b]
+        for reader, r in itertools.product(READERS, CRITICAL):
             alive = {b: st.alive for b, st in enumerate(pos.statuses)}
             for b in inside:
                 if vertex[b] in codes:
-                    attack, defend = codes[vertex[b]]
                     mover_attacks = pos.to_move != pos.topology.blocks[b].color
-                    alive[b] = owl_alive(attack, defend, mover_attacks, r)
+                    said = READERS[reader](codes[vertex[b]], mover_attacks, r)
+                    alive[b] = alive[b] if said is None else said
             wrong_now = any(alive[b] != pos.truth_alive[b] for b in alive)
             if pos.wrong and not wrong_now:
-                named[f"owl mends ({r})"].append(pos.gid)
+                named[f"{reader} mends ({r}) games"].append(pos.gid)
             if wrong_now and not pos.wrong:
-                named[f"owl breaks ({r})"].append(pos.gid)
+                named[f"{reader} breaks ({r}) games"].append(pos.gid)
         if log and n % 50 == 0:
             log(f"  {n} positions, {owl.asked} owl pairs asked, GNU Go {owl.seconds:.0f} s")
             owl.save()
@@ -263,8 +288,8 @@ def ceiling(positions: list[Position], settings, owl: Owl, log=None) -> dict:
            "share of groups triggered": round(figures["groups triggered"] / max(figures["groups"], 1), 4),
            "groups triggered a position": round(figures["groups triggered"] / p, 3),
            "perfect reader mends (ceiling)": figures["reached"],
-           **{f"owl mends ({r})": len(named[f"owl mends ({r})"]) for r in CRITICAL},
-           **{f"owl breaks ({r})": len(named[f"owl breaks ({r})"]) for r in CRITICAL},
+           **{f"{reader} {what} ({r})": len(named[f"{reader} {what} ({r}) games"])
+              for reader, what, r in itertools.product(READERS, ("mends", "breaks"), CRITICAL)},
            **dict(tally),
            "trigger ms a position, median": round(1000 * trigger_seconds[len(trigger_seconds) // 2], 3)
            if trigger_seconds else None,
