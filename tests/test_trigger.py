@@ -3,11 +3,15 @@ settled groups and lone stones are not, whatever the nets' confidence."""
 
 from dataclasses import replace
 
+import pytest
+
 from conftest import TWO_WALLS, at, board, verdicts
 from seog.classifiers.settings import DEFAULT
 from seog.classifiers.status import static_statuses
 from seog.classifiers.trigger import groups_to_read
 from seog.classifiers.vocabulary import Doubt
+from seog.datasets.labels import gnugo_available
+from seog.features.coords import BLACK, index_to_gtp
 from seog.features.topology import analyze
 
 # Only one way on at a time, so that a test pins down the way it names.
@@ -123,3 +127,26 @@ def test_a_group_the_nets_doubt_is_read_whatever_its_structure():
     statuses[wall.id] = statuses[wall.id].doubted(Doubt.MODEL)
     groups = groups_to_read(topo, statuses, replace(RACE_ONLY, trigger_race_liberties=0))
     assert [g.reasons for g in groups if wall.id in g.blocks] == [("doubt",)]
+
+
+@pytest.mark.skipif(not gnugo_available(), reason="GNU Go is not installed")
+def test_gnu_go_reads_the_one_eyed_corner_dead_and_its_wall_alive(tmp_path):
+    from seog.datasets.trigger_ceiling import Owl, Position, dragon_alive, owl_alive
+
+    topo = analyze(board(ONE_EYE_IN_THE_CORNER).grid)
+    black, wall = at(topo, 5, 0), at(topo, 4, 0)
+    statuses = statuses_of(topo)
+    pos = Position("corner", topo.grid, topo, [statuses[b.id] for b in topo.blocks], frozenset(),
+                   {b.id: b.id != black.id for b in topo.blocks}, BLACK, 6.5)
+    corner, outside = (index_to_gtp(int(b.points[0]), topo.size) for b in (black, wall))  # A4, A5
+    owl = Owl(str(tmp_path / "owl.json"))
+    try:
+        answers = owl.answers(pos, [corner, outside])
+    finally:
+        owl.close()
+    owl.save()
+    assert not owl_alive(answers[corner], mover_attacks=False, critical="alive")
+    assert dragon_alive(answers[corner], mover_attacks=False, critical="alive") is False
+    assert owl_alive(answers[outside], mover_attacks=True, critical="dead")
+    again = Owl(str(tmp_path / "owl.json"))
+    assert again.answers(pos, [corner, outside]) == answers and again.asked == 0  # from the cache

@@ -202,8 +202,8 @@ def setup_sgf(pos: Position) -> str:
 
 
 def verdict_kind(answer: list) -> str:
-    """'alive' when the owl attack fails, 'dead' when it succeeds and the defence fails, else
-    'critical' (both succeed, or one by ko)."""
+    """'alive' when the owl attack fails, 'dead' when it succeeds (perhaps by ko) and the defence
+    fails, else 'critical' (both succeed, either perhaps by ko)."""
     attack, defend = answer[0], answer[1]
     return "alive" if attack == FAILS else "dead" if defend == FAILS else "critical"
 
