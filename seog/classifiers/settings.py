@@ -55,5 +55,11 @@ class PassSettings:
     seki_min_opponent: int = 4  # smaller partners may be stones thrown in
     race_max_liberties: int = 12  # a side with more wins any race the liberty counts describe
 
+    # which groups to read (``classifiers.trigger``; 0 turns a way off): chosen on hash, docs/reading.md
+    trigger_min_stones: int = 2  # smaller groups are left to the nets; 2-6 swept, 2 reaches most
+    trigger_few_liberties: int = 0  # off: 2-4 reach no wrong hash position the race misses, at more groups
+    trigger_roomy: int = 0  # off: eye room under 6 reaches one more wrong hash position at 3.2 groups a position
+    trigger_race_liberties: int = 6  # both bordering groups this short of liberties: 9 of 11 wrong hash reached
+
 
 DEFAULT = PassSettings()
