@@ -301,6 +301,24 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def held_out_arguments(p, planes_help: str = "planes caches holding the teacher's ownership",
+                       planes_required: bool = True) -> None:
+    """The arguments of a measure on a held-out side of the training archives: the archives, the
+    side, the model and the planes caches that hold the teacher's read."""
+    p.add_argument("archives", nargs="+", help="the training archives (a game two hold is read from the first)")
+    p.add_argument("--side", choices=["hash", "year"], default="hash")
+    p.add_argument("--model", default="seog/models/default.npz")
+    p.add_argument("--planes", nargs="+", required=planes_required, help=planes_help)
+
+
+def milliseconds(seconds: list[float], share: float, digits: int = 2) -> float | None:
+    """The ``share`` quantile of ``seconds`` (sorted here), in milliseconds; None for none."""
+    if not seconds:
+        return None
+    ordered = sorted(seconds)
+    return round(1000 * ordered[min(int(len(ordered) * share), len(ordered) - 1)], digits)
+
+
 def write_figures(figures: dict, out: str | None) -> None:
     """Print the figures as JSON, and write them to ``out`` when given."""
     text = json.dumps(figures, indent=1)

@@ -17,6 +17,8 @@ import sys
 import time
 from collections import Counter
 
+from seog.datasets.heldout import held_out_arguments, milliseconds, write_figures
+
 
 def measure(games, model, truth, settings, log=None) -> dict:
     """Figures over ``games`` ((id, SGF bytes) pairs) against ``truth`` (a ``recount.dead_by``): each
@@ -69,22 +71,18 @@ def measure(games, model, truth, settings, log=None) -> dict:
         if log and n % 200 == 0:
             log(f"  {n} games read, {tally['positions']} counted")
     p = max(tally["positions"], 1)
-    extra.sort()
     out = dict(tally)
     out.update({"all right blind": round(1 - tally["wrong blind"] / p, 4),
                 "all right with the result": round(1 - tally["wrong with the result"] / p, 4),
-                "ms more than blind, median": round(1000 * extra[len(extra) // 2], 2) if extra else None,
-                "ms more than blind, p90": round(1000 * extra[int(len(extra) * 0.9)], 2) if extra else None,
+                "ms more than blind, median": milliseconds(extra, 0.5),
+                "ms more than blind, p90": milliseconds(extra, 0.9),
                 **named})
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m seog.datasets.recordfit", description=__doc__.splitlines()[0])
-    p.add_argument("archives", nargs="+")
-    p.add_argument("--side", choices=["hash", "year"], default="hash")
-    p.add_argument("--model", default="seog/models/default.npz")
-    p.add_argument("--planes", nargs="+", required=True, help="planes caches holding the teacher's ownership")
+    held_out_arguments(p)
     p.add_argument("--turns", type=int, help="units turned at most (FitSettings.turns)")
     p.add_argument("--units", type=int, help="the cheapest units searched (FitSettings.units)")
     p.add_argument("--min-stones", type=int, help="units of fewer stones are not turned (FitSettings.min_stones)")
@@ -94,7 +92,6 @@ def main(argv: list[str] | None = None) -> int:
     from dataclasses import replace
 
     from seog.classifiers import model_file
-    from seog.datasets.heldout import write_figures
     from seog.datasets.recount import held_out_games, teacher_dead
     from seog.scoring.fit import DEFAULT
 

@@ -29,6 +29,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from seog.datasets.heldout import held_out_arguments, milliseconds, write_figures
+
 OWL_TIMEOUT = 20.0  # seconds per owl command: a loaded machine has needed 5 s on a 19x19 corner fight
 # GNU Go's owl answers: 0 fails, 1 succeeds, 2 and 3 succeed by ko (3: a ko the mover must find threats for)
 FAILS = 0
@@ -281,7 +283,6 @@ def ceiling(positions: list[Position], settings, owl: Owl, log=None) -> dict:
             log(f"  {n} positions, {owl.asked} owl pairs asked, GNU Go {owl.seconds:.0f} s")
             owl.save()
     owl.save()
-    trigger_seconds.sort()
     p = max(figures["positions"], 1)
     out = {**figures,
            "share of positions triggered": round(figures["positions triggered"] / p, 4),
@@ -291,10 +292,8 @@ def ceiling(positions: list[Position], settings, owl: Owl, log=None) -> dict:
            **{f"{reader} {what} ({r})": len(named[f"{reader} {what} ({r}) games"])
               for reader, what, r in itertools.product(READERS, ("mends", "breaks"), CRITICAL)},
            **dict(tally),
-           "trigger ms a position, median": round(1000 * trigger_seconds[len(trigger_seconds) // 2], 3)
-           if trigger_seconds else None,
-           "trigger ms a position, p90": round(1000 * trigger_seconds[int(len(trigger_seconds) * 0.9)], 3)
-           if trigger_seconds else None,
+           "trigger ms a position, median": milliseconds(trigger_seconds, 0.5, 3),
+           "trigger ms a position, p90": milliseconds(trigger_seconds, 0.9, 3),
            "GNU Go seconds asked this run": round(owl.seconds, 1), "owl pairs asked this run": owl.asked,
            **named}
     return out
@@ -302,10 +301,7 @@ def ceiling(positions: list[Position], settings, owl: Owl, log=None) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m seog.datasets.trigger_ceiling", description=__doc__.splitlines()[0])
-    p.add_argument("archives", nargs="+")
-    p.add_argument("--side", choices=["hash", "year"], default="hash")
-    p.add_argument("--model", default="seog/models/default.npz")
-    p.add_argument("--planes", nargs="+", required=True, help="planes caches holding the teacher's ownership")
+    held_out_arguments(p)
     p.add_argument("--limit", type=int, help="the first N counted positions of the side only")
     p.add_argument("--sweep", action="store_true", help="the reach of the settings grid, without GNU Go")
     p.add_argument("--owl-cache", help="a JSON file of GNU Go's owl answers, read and written "
@@ -316,7 +312,6 @@ def main(argv: list[str] | None = None) -> int:
 
     from seog.classifiers import model_file
     from seog.classifiers.settings import DEFAULT
-    from seog.datasets.heldout import write_figures
     from seog.datasets.recount import held_out_games, teacher_dead
 
     def log(message: str) -> None:

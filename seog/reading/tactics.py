@@ -17,6 +17,7 @@ runs out of nodes or depth judges the block by its liberties: taken in atari, sa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from seog.features.coords import BLACK, EMPTY, WHITE
@@ -147,28 +148,13 @@ class _Search:
         if known is not None:
             return known
         cut_before = self.cut
-        best = fallback
-        for move in self._attack_moves(blk, depth):
-            took_back = False
-            if not board.try_play(self.attacker, move):
-                if move != board.ko or attacker_took_back or not board.try_play(self.attacker, move, True):
-                    continue
-                took_back = True
-            self.nodes += 1
-            made_ko = board.ko is not None
+
+        def reply(took_back: bool) -> Code:
             if self._target() is None:
-                code = Code.WIN
-            else:
-                code = self._defend(attacker_took_back or took_back, defender_took_back).code.reversed()
-            board.undo()
-            if took_back:
-                code = code.capped(Code.KO_B)
-            elif made_ko:
-                code = code.capped(Code.KO_A)
-            if code.strength > best.code.strength:
-                best = Result(code, move)
-                if code == Code.WIN:
-                    break
+                return Code.WIN
+            return self._defend(attacker_took_back or took_back, defender_took_back).code.reversed()
+
+        best = self._best_move(self.attacker, self._attack_moves(blk, depth), fallback, attacker_took_back, reply)
         if self.cut == cut_before:
             self.table[key] = best
         return best
@@ -188,16 +174,31 @@ class _Search:
         if known is not None:
             return known
         cut_before = self.cut
-        best = Result(Code.LOSS)
-        for move in self._defence_moves(blk, depth):
+
+        def reply(took_back: bool) -> Code:
+            return self._attack(attacker_took_back, defender_took_back or took_back).code.reversed()
+
+        best = self._best_move(self.defender, self._defence_moves(blk, depth), Result(Code.LOSS),
+                               defender_took_back, reply)
+        if self.cut == cut_before:
+            self.table[key] = best
+        return best
+
+    def _best_move(self, colour: int, moves: list[int], best: Result, took_back_before: bool,
+                   reply: Callable[[bool], Code]) -> Result:
+        """The best of ``moves`` for ``colour``, from ``best`` up: each played (a ko taken back at
+        once only where ``colour`` has not yet in this line) and answered by ``reply(took_back)``,
+        the code for ``colour``; a win that takes a ko is a ko's win at best."""
+        board = self.board
+        for move in moves:
             took_back = False
-            if not board.try_play(self.defender, move):
-                if move != board.ko or defender_took_back or not board.try_play(self.defender, move, True):
+            if not board.try_play(colour, move):
+                if move != board.ko or took_back_before or not board.try_play(colour, move, True):
                     continue
                 took_back = True
             self.nodes += 1
             made_ko = board.ko is not None
-            code = self._attack(attacker_took_back, defender_took_back or took_back).code.reversed()
+            code = reply(took_back)
             board.undo()
             if took_back:
                 code = code.capped(Code.KO_B)
@@ -207,8 +208,6 @@ class _Search:
                 best = Result(code, move)
                 if code == Code.WIN:
                     break
-        if self.cut == cut_before:
-            self.table[key] = best
         return best
 
     # ---- candidate moves ----------------------------------------------------------------
