@@ -57,3 +57,15 @@ def test_unsupported_sizes_are_refused():
 def test_gtp_vertices_take_ascii_digits_only(vertex):
     with pytest.raises(coords.CoordinateError, match="bad GTP vertex"):
         coords.from_gtp(vertex, 19)
+
+
+def test_sgf_points_name_every_point_once_and_leave_the_pass_out():
+    """The replay's table: each two letters as written on the board is its point; ``tt`` (a pass
+    up to 19x19), ``""`` and capitals are not there."""
+    from seog.features.coords import from_sgf, from_sgfmill, sgf_points, to_sgfmill
+
+    table = sgf_points(19)
+    assert len(table) == 361 and len(set(table.values())) == 361
+    assert table[b"dd"] == from_sgf("dd", 19) and table[b"sa"] == from_sgf("sa", 19)
+    assert b"tt" not in table and b"" not in table and b"DD" not in table
+    assert from_sgfmill(to_sgfmill(table[b"cq"], 19), 19) == table[b"cq"] and to_sgfmill(table[b"aa"], 19) == (18, 0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from seog.classifiers.model_file import Model
 from seog.classifiers.vocabulary import BlockStatus, Doubt, Source
 
 N_SLOTS = 7
@@ -27,7 +28,7 @@ def dynamic_inputs(p: np.ndarray, related: np.ndarray) -> np.ndarray:
     return np.where(counts > 0, values.sum(axis=-1) / np.maximum(counts, 1), 0.5)
 
 
-def run_cascade(model, x_scaled: np.ndarray, p: np.ndarray, rows: np.ndarray,
+def run_cascade(model: Model, x_scaled: np.ndarray, p: np.ndarray, rows: np.ndarray,
                 related: np.ndarray | None) -> np.ndarray:
     """The last net's probabilities for ``rows``.
 
@@ -45,7 +46,7 @@ def run_cascade(model, x_scaled: np.ndarray, p: np.ndarray, rows: np.ndarray,
     return out
 
 
-def classify(topology, unsettled_ids, settled: dict, model) -> dict[int, BlockStatus]:
+def classify(topology, unsettled_ids, settled: dict, model: Model) -> dict[int, BlockStatus]:
     """Model statuses for ``unsettled_ids``, given the static pass's ``settled`` statuses."""
     from seog.features import vector  # floor 1; imported here so this module loads without it
 

@@ -38,14 +38,12 @@ def register(sub) -> None:
 
 
 def load_model(args):
+    """The model ``--model`` names, None for ``--no-model``, else 'default' (the shipped one)."""
     if args.no_model:
         return None
     if args.model:
         from seog.classifiers import model_file
-        loader = getattr(model_file, "load", None)
-        if loader is None:
-            raise ValueError("this build cannot read model files yet")
-        return loader(args.model)
+        return model_file.load(args.model)
     return "default"
 
 

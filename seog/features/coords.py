@@ -69,12 +69,12 @@ def from_sgf(text: str, size: int) -> int | None:
     return to_flat(row, col, size)
 
 
-def sgf_bytes_to_flat(raw: bytes, size: int) -> int | None:
-    """Flat point of an SGF point as written (``b"dd"``) when it is two letters on the board;
-    None for anything else (a pass, a bad value), which the SGF reader reads its own way."""
-    if len(raw) == 2 and 0 <= (col := raw[0] - 97) < size and 0 <= (row := raw[1] - 97) < size:
-        return (row + 1) * (size + 2) + col + 1
-    return None
+@cache
+def sgf_points(size: int) -> dict[bytes, int]:
+    """Every SGF point of the board as written (``b"dd"``) -> its flat point, made once a size: a
+    record's moves are looked up, and what is not there (a pass, a bad value) the SGF reader
+    reads its own way."""
+    return {bytes((97 + col, 97 + row)): to_flat(row, col, size) for row in range(size) for col in range(size)}
 
 
 def from_sgfmill(rc: tuple[int, int], size: int) -> int:

@@ -173,6 +173,7 @@ def loads(data: bytes | str) -> Game:
     move_number = 0
     before_moves: dict[int, int] = {}  # point -> colour of the setup before the first move
     stones = board.view()
+    points = coords.sgf_points(size)
     marked = False  # the territory marks seen so far are standing
     for node_number, properties in enumerate(line):
         # Most nodes hold one move and maybe its time left: look at the property names first,
@@ -199,7 +200,7 @@ def loads(data: bytes | str) -> Game:
             color = WHITE
         if color is not None:
             # almost every move is two letters on the board; sgfmill reads the rest (a pass, a bad value)
-            point = coords.sgf_bytes_to_flat(values[0], size)
+            point = points.get(values[0])
             if point is None:
                 node = node or sgf.Node(properties, record.presenter)
                 try:
