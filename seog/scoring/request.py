@@ -60,6 +60,12 @@ class ScoreRequest:
         return self.board.size
 
     @property
+    def statuses_given(self) -> bool:
+        """Has someone said which stones are dead (the dead stones given, or the caller's
+        overrides)? Then the count is by the agreed-position convention (``scoring.agreed``)."""
+        return self.dead is not None or bool(self.overrides)
+
+    @property
     def recorded(self) -> str | None:
         """The record's RE for the answer (None for a board, or a record without one)."""
         return (self.game.recorded or None) if self.game is not None else None
