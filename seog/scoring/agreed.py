@@ -3,7 +3,7 @@
 The convention goscorer uses (lightvector/goscorer, the reference OGS counts agreed positions
 with), written anew from its description: once the players have said which stones are dead,
 every other group lives, and a group left alive that cannot make two eyes lives in seki, its
-eyes no one's (the Japanese rules, Article 7 and its commentary). The steps, each a function of
+eyes no one's (the Japanese rules, Articles 7 and 8). The steps, each a function of
 arrays:
 
 1. ``shut_points``: empty points a colour closes to its opponent by shape (a diagonal cut the
@@ -17,7 +17,7 @@ arrays:
    of a region, joined within it).
 5. ``false_points``: points of an eye through which alone a group meets the rest of its eye or
    its other eyes; with every eye valued 0 they are the false eyes, with the eyes valued
-   (``eye_values``: 0, 1 or 2 by the eye's shape, the opponent's stones in it and the moves
+   (``eye_value``: 0, 1 or 2 by the eye's shape, the opponent's stones in it and the moves
    needed to close it) the false eyes that a group must fill, which count for nobody.
 6. ``agreed_count``: a region whose eyes are worth less than two in all is in seki: its points
    are no one's; the rest of a region's empty and dead points are its colour's territory, except
@@ -93,18 +93,17 @@ def shut_points(grid: np.ndarray, dead: np.ndarray) -> np.ndarray:
                 ph, pw = len(rows), len(rows[0])
                 if ph > h or pw > w:
                     continue
-                tops = [h - ph] if edge else range(h - ph + 1)
-                for top in tops:
-                    match = np.ones(w - pw + 1, dtype=bool)
-                    at = None
-                    for dy, row in enumerate(rows):
-                        for dx, ch in enumerate(row):
-                            want = {"p": live_t, ".": open_t, "@": empty_t}.get(ch)
-                            if ch == "@":
-                                at = (dy, dx)
-                            if want is not None:
-                                match &= want[top + dy, dx:dx + w - pw + 1]
-                    found[top + at[0], at[1] + np.flatnonzero(match)] = True
+                # every window at once; an edge shape only in the windows on the bottom row
+                match = np.ones((h - ph + 1, w - pw + 1), dtype=bool)
+                if edge:
+                    match[:-1] = False
+                for dy, row in enumerate(rows):
+                    for dx, ch in enumerate(row):
+                        if ch == "@":
+                            at = (dy, dx)
+                        if ch != "?":
+                            match &= {"p": live_t, ".": open_t, "@": empty_t}[ch][dy:dy + h - ph + 1, dx:dx + w - pw + 1]
+                found[at[0]:at[0] + h - ph + 1, at[1]:at[1] + w - pw + 1] |= match
             hit |= undo(found)
         out[hit] = colour
     return out
@@ -188,16 +187,14 @@ def groups(grid: np.ndarray, dead: np.ndarray, shut: np.ndarray, region: np.ndar
     return out
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Eye:
     """An eye's points, region, colour, and per group the eye points next to its stones."""
 
-    points: set
+    points: frozenset
     region: int
     colour: int
     touching: dict  # group -> eye points next to it
-    real: set
-    value: int = 0
 
 
 def eyes(grid: np.ndarray, dead: np.ndarray, region: np.ndarray, colours: list[int],
@@ -212,7 +209,7 @@ def eyes(grid: np.ndarray, dead: np.ndarray, region: np.ndarray, colours: list[i
         parts, k = label(ground & (region == reg))
         for part in range(1, k + 1):
             mine = parts == part
-            eye = _Eye({(int(r), int(c)) for r, c in zip(*np.nonzero(mine))}, reg, colours[reg], {}, set())
+            eye = _Eye(frozenset((int(r), int(c)) for r, c in zip(*np.nonzero(mine))), reg, colours[reg], {})
             ids[mine] = len(found)
             for p in eye.points:
                 for q in _neighbours(p, grid.shape):
@@ -236,10 +233,13 @@ def _flood(within: set, start, excluded: set) -> set:
     return out
 
 
-def false_points(shape: tuple[int, int], region: np.ndarray, found: list[_Eye], stones_at: dict) -> np.ndarray:
+def false_points(shape: tuple[int, int], region: np.ndarray, found: list[_Eye], stones_at: dict,
+                 valued: list[set] | None = None) -> np.ndarray:
     """Eye points through which alone a group next to them meets the eye again from every side of
     the point, or an eye worth something: a group must fill them. Points with two neighbours in
-    their eye never are."""
+    their eye never are. ``valued``: per eye, its real points where it is worth an eye or more
+    (else empty); None while no eye is valued."""
+    valued = valued if valued is not None else [set() for _ in found]
     out = np.zeros(shape, dtype=bool)
     for home, eye in enumerate(found):
         for start, near in eye.touching.items():
@@ -247,12 +247,13 @@ def false_points(shape: tuple[int, int], region: np.ndarray, found: list[_Eye], 
                 if sum(q in eye.points for q in _neighbours(point, shape)) > 1:
                     continue
                 sides_needed = sum(region[q] == eye.region for q in _neighbours(point, shape))
-                if not _meets_again(point, home, start, found, stones_at, sides_needed):
+                if not _meets_again(point, home, start, found, stones_at, valued, sides_needed):
                     out[point] = True
     return out
 
 
-def _meets_again(point: Point, home: int, start: int, found: list[_Eye], stones_at: dict, sides_needed: int) -> bool:
+def _meets_again(point: Point, home: int, start: int, found: list[_Eye], stones_at: dict, valued: list[set],
+                 sides_needed: int) -> bool:
     """Does group ``start``, walking through groups and eyes, reach ``point`` from every side, or
     reach an eye worth something, without passing through ``point``?"""
     eye = found[home]
@@ -271,7 +272,7 @@ def _meets_again(point: Point, home: int, start: int, found: list[_Eye], stones_
                 continue
             if other != home:
                 walked_eyes.add(other)
-                if found[other].value > 0:
+                if valued[other]:
                     return True
                 todo += sorted(found[other].touching)
                 continue
@@ -282,7 +283,7 @@ def _meets_again(point: Point, home: int, start: int, found: list[_Eye], stones_
             if not reached:
                 continue
             walked_home |= reached
-            if eye.value > 0 and reached & eye.real:
+            if reached & valued[home]:
                 return True
             sides |= {s for s in reached if abs(s[0] - point[0]) + abs(s[1] - point[1]) == 1}
             if len(sides) >= sides_needed:
@@ -308,12 +309,11 @@ def _pieces(points: set, removed: set) -> list[set]:
     return out
 
 
-def eye_value(eye: _Eye, grid: np.ndarray, dead: np.ndarray, chain: np.ndarray, liberties: np.ndarray,
-              false: np.ndarray) -> int:
+def eye_value(eye: _Eye, real: set, grid: np.ndarray, dead: np.ndarray, chain: np.ndarray,
+              liberties: np.ndarray, false: np.ndarray) -> int:
     """What an eye is worth to its colour: 0, 1 or 2 eyes, judged from its points that are not
     false, the moves the colour needs to close each, and the opponent's stones inside."""
     shape, colour = grid.shape, eye.colour
-    real = eye.real
     near = {p: _neighbours(p, shape) for p in real}
     inner = {p: [q for q in near[p] if q in real] for p in real}
     empty_false = {p: sum(grid[q] == EMPTY and false[q] for q in near[p]) for p in real}
@@ -354,7 +354,7 @@ def eye_value(eye: _Eye, grid: np.ndarray, dead: np.ndarray, chain: np.ndarray, 
             value = 2
     if value < 2 and _two_by_wide_pair(real, inner, to_close, grid, chain, liberties, colour):
         value = 2
-    if value < 2 and _lives_by_captured_shape(eye, grid, dead, chain, liberties, false):
+    if value < 2 and _lives_by_captured_shape(eye, real, grid, dead, chain, liberties, false):
         value = 2
     return min(value, 2)
 
@@ -384,16 +384,16 @@ def _two_by_wide_pair(real: set, inner: dict, to_close: dict, grid: np.ndarray, 
     return False
 
 
-def _lives_by_captured_shape(eye: _Eye, grid: np.ndarray, dead: np.ndarray, chain: np.ndarray,
+def _lives_by_captured_shape(eye: _Eye, real: set, grid: np.ndarray, dead: np.ndarray, chain: np.ndarray,
                              liberties: np.ndarray, false: np.ndarray) -> bool:
     """The dead stones inside, once captured, leave a space of two eyes: whatever single point the
     opponent keeps out of it, its parts less the stones thrown into false eyes, plus half its
     cutting and wide points, come to two or more."""
     colour = eye.colour
-    captured = {p for p in eye.real if grid[p] == -colour and dead[p]}
+    captured = {p for p in real if grid[p] == -colour and dead[p]}
     if not captured:
         return False
-    closed = [p for p in eye.real if p not in captured
+    closed = [p for p in real if p not in captured
               and not _playable(grid, chain, liberties, p, colour)]
     thrown = sum(grid[p] == -colour and false[p] for p in eye.points)
     for kept_out in [*closed, None]:
@@ -423,18 +423,17 @@ def agreed_count(grid: np.ndarray, dead: np.ndarray) -> AgreedCount:
     eye_id, found, stones_at = eyes(grid, dead, region, colours, group)
 
     false = false_points(grid.shape, region, found, stones_at)
-    for eye in found:
-        eye.real = {p for p in eye.points if not false[p]}
-    for eye in found:
-        eye.value = eye_value(eye, grid, dead, chain, liberties, false)
-    unscorable = false_points(grid.shape, region, found, stones_at)
+    real = [{p for p in eye.points if not false[p]} for eye in found]
+    value = [eye_value(eye, points, grid, dead, chain, liberties, false) for eye, points in zip(found, real)]
+    unscorable = false_points(grid.shape, region, found, stones_at,
+                              [points if v > 0 else set() for points, v in zip(real, value)])
 
     # the points next to a dead stone thrown into a false eye are the owner's to fill too
     beside_throw_in = {-colour: _beside(unscorable & dead & (grid == colour)) for colour in (BLACK, WHITE)}
 
     worth = np.zeros(len(colours) + 1, dtype=np.int64)
-    for eye in found:
-        worth[eye.region] += eye.value
+    for eye, v in zip(found, value):
+        worth[eye.region] += v
     region_colour = np.array(colours + [0], dtype=np.int8)[region]  # -1 ids read the 0 appended
     in_region = region >= 0
     seki = np.where(in_region & (worth[np.maximum(region, 0)] <= 1), region_colour, 0).astype(np.int8)
@@ -445,8 +444,8 @@ def agreed_count(grid: np.ndarray, dead: np.ndarray) -> AgreedCount:
     reached_by_other = np.where(region_colour == BLACK, strict[WHITE], strict[BLACK])
     territory = in_region & ground & (seki == 0) & ~unscorable & whole & ~reached_by_other
     values = np.zeros(grid.shape, dtype=np.int8)
-    for k, eye in enumerate(found):
-        values[eye_id == k] = eye.value
+    for k, v in enumerate(value):
+        values[eye_id == k] = v
     return AgreedCount(np.where(territory, region_colour, 0).astype(np.int8), seki,
                        false & in_region, unscorable & in_region, ~in_region, values)
 
