@@ -60,3 +60,10 @@ def test_area_rules_count_the_eyes_of_a_seki_whoever_decided():
     agreed, tactical = (count(grid, none_dead, chinese, 0, agreed=a) for a in (True, False))
     assert agreed.margin == tactical.margin
     assert sorted(agreed.territory[WHITE]) == EYE
+
+
+def test_an_engines_dead_stones_count_as_seog_counts_its_own_reading():
+    # a teacher's labels train seog's reading, so they are checked with the count that reading gets
+    request = from_board(board(LEFT_ALIVE), rules="japanese", komi=0, dead=[], dead_agreed=False)
+    assert not request.statuses_given
+    assert sorted(score(request, model=None).territory[WHITE]) == EYE

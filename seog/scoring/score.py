@@ -274,10 +274,11 @@ def kept_notes(score: Score, read: str = "seog reads as dead") -> list[str]:
 def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float | None = None,
                    handicap: int = 0, prisoners: Mapping | None = None,
                    dead: np.ndarray | Iterable[int] | None = None,
-                   overrides: Mapping[int, bool] | None = None, model=DEFAULT, unfinished: str = "") -> Score:
+                   overrides: Mapping[int, bool] | None = None, model=DEFAULT, unfinished: str = "",
+                   dead_agreed: bool = True) -> Score:
     """``score`` of a board: the arguments as ``request.from_board`` takes them."""
     return score(from_board(board, rules=rules, komi=komi, handicap=handicap, prisoners=prisoners, dead=dead,
-                            overrides=overrides, unfinished=unfinished), model)
+                            overrides=overrides, unfinished=unfinished, dead_agreed=dead_agreed), model)
 
 
 def score_game(game: Game, *, rules: Rules | str | None = None, komi: float | None = None,
