@@ -2,8 +2,9 @@
 
 Per position, fastest of ``--repeat`` runs: the baseline ``regions`` (one labelling of the empty
 points, what a plain flood-fill count costs), ``count`` under Chinese rules (seki test, no
-territory voiding) and under Japanese rules (seki test plus the protective-point iterations),
-and the whole ``score_game`` with markup (topology, statuses and count). Medians and ratios are
+territory voiding), under Japanese rules (seki test plus the protective-point iterations) and
+under Japanese rules by the agreed-position convention (``agreed=True``, how dead stones given
+are counted), and the whole ``score_game`` with markup (topology, statuses and the agreed count). Medians and ratios are
 printed, and the per-position figure is set against GNU Go's ~0.6 s per 19x19 position.
 
     python benchmarks/bench_count.py [--games 400] [--repeat 5]
@@ -53,13 +54,15 @@ def main() -> None:
             best(lambda: regions(live), args.repeat),
             best(lambda: count(grid, dead, chinese, 7.5), args.repeat),
             best(lambda: count(grid, dead, japanese, 6.5, 0, g.board.prisoners), args.repeat),
+            best(lambda: count(grid, dead, japanese, 6.5, 0, g.board.prisoners, agreed=True), args.repeat),
             best(lambda: score_game(g, use_markup=True), args.repeat),
         ))
     t = np.median(np.array(rows), axis=0) * 1000
     print(f"{len(games)} positions, median ms: regions {t[0]:.3f} | count chinese {t[1]:.3f} "
-          f"| count japanese {t[2]:.3f} | score_game {t[3]:.3f}")
+          f"| count japanese {t[2]:.3f} | agreed {t[3]:.3f} | score_game {t[4]:.3f}")
     print(f"count japanese / regions x{t[2] / t[0]:.1f}; count japanese / chinese x{t[2] / t[1]:.2f}; "
-          f"GNU Go {GNUGO_SECONDS * 1000:.0f} ms / score_game x{GNUGO_SECONDS * 1000 / t[3]:.0f}")
+          f"agreed / count japanese x{t[3] / t[2]:.1f}; "
+          f"GNU Go {GNUGO_SECONDS * 1000:.0f} ms / score_game x{GNUGO_SECONDS * 1000 / t[4]:.0f}")
     print(f"load average {os.getloadavg()[0]:.1f}")
 
 

@@ -104,16 +104,19 @@ def counted(position: Position) -> bool:
     return bool(position.rules or position.result) and parse_result(position.result).counted
 
 
-def score_with(position: Position, dead: np.ndarray | None, model, with_result: bool = False):
+def score_with(position: Position, dead: np.ndarray | None, model, with_result: bool = False,
+               dead_agreed: bool = True):
     """Our score of a position: with the given dead stones, or deciding them with ``model``; with
     its record, when it has one, as ``seog score`` reads it (a count far from the record is in doubt),
-    blind unless ``with_result``: then its counted result settles the groups in doubt."""
+    blind unless ``with_result``: then its counted result settles the groups in doubt.
+    ``dead_agreed``: the dead stones are the players' (counted as agreed), else an engine's."""
     from seog.scoring.request import from_board
     from seog.scoring.score import score
 
     return score(from_board(position.board, rules=rules_from_sgf(position.rules), komi=position.komi,
                             handicap=position.handicap, prisoners=position.prisoners, dead=dead,
-                            game=position.game, result=position.result if with_result else None), model)
+                            game=position.game, result=position.result if with_result else None,
+                            dead_agreed=dead_agreed), model)
 
 
 WITH_RESULT = "seog+RE"  # seog with the record's counted result, where it has one (blind elsewhere)
@@ -208,7 +211,8 @@ class EngineScorer:
     def outcome(self, position: Position) -> Outcome:
         dead, seconds = self.answer(position)
         dead &= position.board.grid != 0
-        result = score_with(position, dead, None).result if counted(position) else ""
+        # an engine's reading, counted as seog's own is
+        result = score_with(position, dead, None, dead_agreed=False).result if counted(position) else ""
         return _outcome(position, dead, result, seconds)
 
     def save(self) -> None:

@@ -164,14 +164,15 @@ class Check:
 
 
 def check(game, dead: np.ndarray, rules=None, komi: float | None = None) -> Check:
-    """Score ``game`` with the dead stones ``dead`` and compare with its RE."""
+    """Score ``game`` with the dead stones ``dead`` and compare with its RE, counted as seog counts
+    its own reading (``dead_agreed=False``): the labels train that reading."""
     from seog.scoring.result import parse_result
     from seog.scoring.rules import rules_from_sgf
     from seog.scoring.score import score_position
 
     rules = rules_from_sgf(game.rules) if rules is None else rules
     score = score_position(game.board, rules=rules, komi=game.komi if komi is None else komi,
-                           handicap=game.handicap, prisoners=game.board.prisoners, dead=dead)
+                           handicap=game.handicap, prisoners=game.board.prisoners, dead=dead, dead_agreed=False)
     recorded = parse_result(game.result)
     gap = None if recorded.margin is None else score.margin - recorded.margin
     return Check(score.result, game.result, gap == 0, gap)

@@ -80,7 +80,8 @@ def recount(games, model, dead_by=None, log=None, truth=None) -> dict:
                 print(f"skipped {gid}: {exc}", file=sys.stderr)
                 continue
             score = score_position(game.board, rules=rules_from_sgf(game.rules), komi=game.komi,
-                                   handicap=game.handicap, prisoners=game.board.prisoners, dead=dead)
+                                   handicap=game.handicap, prisoners=game.board.prisoners, dead=dead,
+                                   dead_agreed=False)
         counted += 1
         if truth is not None and dead_by is not None:  # another engine's dead stones against the teacher's
             wrong = _reads_otherwise(game, dead, truth(game, data, gid))
@@ -93,7 +94,8 @@ def recount(games, model, dead_by=None, log=None, truth=None) -> dict:
             if _tally_flags(flags, score, game, dead_truth):
                 flags["wrong_games"].append(gid)
                 by_teacher = score_position(game.board, rules=rules_from_sgf(game.rules), komi=game.komi,
-                                            handicap=game.handicap, prisoners=game.board.prisoners, dead=dead_truth)
+                                            handicap=game.handicap, prisoners=game.board.prisoners,
+                                            dead=dead_truth, dead_agreed=False)
                 flags["wrong, our count = record"] += score.margin == record.margin
                 flags["wrong, the teacher's count = record"] += by_teacher.margin == record.margin
         diff = score.margin - record.margin

@@ -173,7 +173,7 @@ def _keep(path: Path, size, komi, rules, moves, dead, final, level, game_seed, t
         return "inconsistent"
     from seog.scoring.score import score_position
     score = score_position(game.board, rules=rules, komi=komi, handicap=0,
-                           prisoners=game.board.prisoners, dead=mask)
+                           prisoners=game.board.prisoners, dead=mask, dead_agreed=False)
     territory = {c: {int(i) for i in score.territory[c]} for c in (BLACK, WHITE)}
     marked = sgf.with_score(game, final, territory, comment="dead stones: GNU Go teacher")
     if not (sgf.loads(marked).marked_dead() == mask).all():

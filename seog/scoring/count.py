@@ -20,6 +20,10 @@ The steps, each a function of arrays:
      ``kgs-2017-q1`` reproduce their recorded result; see docs/scoring.md).
 5. ``count``: territory or area, prisoners, compensation and komi into a ``Score``.
 
+Where the dead stones are given (``agreed``: the players' marks, the caller's word), steps 2 to 4
+under territory rules are the agreed-position convention's (``scoring.agreed``: seki by
+elimination, false eyes by shape), followed by the protective points.
+
 ``count_blocks`` counts from the blocks' statuses as read: the rules say what becomes of a block
 read dead (taken off, or counted as it stands: ``as_counted``), and its ``Score`` keeps both the
 blocks as counted and as read.
@@ -37,6 +41,7 @@ import numpy as np
 from seog.classifiers.vocabulary import BlockStatus, Doubt
 from seog.features.arrays import STACK, adjacent_pairs, around, grow, label, label_blocks, nonzero2, rowcount
 from seog.features.coords import BLACK, EMPTY, WHITE
+from seog.scoring.agreed import agreed_count
 from seog.scoring.result import FitOutcome, format_result
 from seog.scoring.rules import Rules
 
@@ -224,13 +229,9 @@ def protective_points(live: np.ndarray, neutral: np.ndarray) -> np.ndarray:
     return out.reshape(live.shape)
 
 
-def count(grid: np.ndarray, dead: np.ndarray, rules: Rules, komi: float, handicap: int = 0,
-          prisoners: dict | None = None) -> Score:
-    """Score a final position whose dead stones are marked in the bool array ``dead``."""
-    grid = np.asarray(grid, dtype=np.int8)
-    dead = np.asarray(dead, dtype=bool) & (grid != EMPTY) & rules.remove_dead  # Tromp-Taylor: none
-    prisoners = prisoners or {BLACK: 0, WHITE: 0}
-    live = live_grid(grid, dead)
+def tactical_points(live: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(owner per point, territory mask, stones in seki) of the stones that count, by seki found
+    tactically (steps 2 to 4 of the module docstring)."""
     near = around(live, OFF)
     labels, n, owner = regions(live, near)
     region_owner = owner[labels]  # per point; 0 off regions or neutral
@@ -250,13 +251,40 @@ def count(grid: np.ndarray, dead: np.ndarray, rules: Rules, komi: float, handica
         if seki_stones.any():
             territory_mask &= ~np.isin(labels, _touching(labels, seki_stones))
         # Nor do the points a group must fill once the dame around it are filled.
-        blocked = neutral | (in_region & ~territory_mask)
-        while True:
-            more = protective_points(live, blocked) & territory_mask
-            if not more.any():
-                break
-            territory_mask &= ~more
-            blocked |= more
+        territory_mask = without_protective_points(live, territory_mask)
+    return region_owner, territory_mask, seki_stones
+
+
+def without_protective_points(live: np.ndarray, territory: np.ndarray) -> np.ndarray:
+    """``territory`` less the points a group must fill once the dame around it are filled
+    (``protective_points``), repeated: filling one can leave the next group short."""
+    territory = territory.copy()
+    blocked = (live == EMPTY) & ~territory
+    while True:
+        more = protective_points(live, blocked) & territory
+        if not more.any():
+            return territory
+        territory &= ~more
+        blocked |= more
+
+
+def count(grid: np.ndarray, dead: np.ndarray, rules: Rules, komi: float, handicap: int = 0,
+          prisoners: dict | None = None, agreed: bool = False) -> Score:
+    """Score a final position whose dead stones are marked in the bool array ``dead``. ``agreed``:
+    the dead stones are given, not read: under rules that count no territory in seki, count by the
+    agreed-position convention (``scoring.agreed``)."""
+    grid = np.asarray(grid, dtype=np.int8)
+    dead = np.asarray(dead, dtype=bool) & (grid != EMPTY) & rules.remove_dead  # Tromp-Taylor: none
+    prisoners = prisoners or {BLACK: 0, WHITE: 0}
+    live = live_grid(grid, dead)
+    in_region = live == EMPTY
+    if agreed and not rules.seki_territory:
+        settled = agreed_count(grid, dead)
+        region_owner = settled.territory
+        territory_mask = without_protective_points(live, settled.territory != 0)
+        seki_stones = (settled.seki != 0) & ~in_region
+    else:
+        region_owner, territory_mask, seki_stones = tactical_points(live, rules)
 
     territory = {c: territory_mask & (region_owner == c) for c in (BLACK, WHITE)}
     dame = in_region & ~territory_mask
@@ -287,11 +315,11 @@ def count(grid: np.ndarray, dead: np.ndarray, rules: Rules, komi: float, handica
 
 
 def count_blocks(grid: np.ndarray, read: list[BlockStatus], rules: Rules, komi: float, handicap: int = 0,
-                 prisoners: dict | None = None) -> Score:
+                 prisoners: dict | None = None, agreed: bool = False) -> Score:
     """Count a position from its blocks' statuses as read (block id order): the stones read dead
     go off where the rules take dead stones off. The ``Score`` holds the blocks as counted
-    (``as_counted``) and as ``read``."""
-    score = count(grid, dead_mask(grid, read), rules, komi, handicap, prisoners)
+    (``as_counted``) and as ``read``. ``agreed``: the statuses are given (``count``)."""
+    score = count(grid, dead_mask(grid, read), rules, komi, handicap, prisoners, agreed)
     return replace(score, blocks=as_counted(read, rules), read=list(read))
 
 

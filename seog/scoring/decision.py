@@ -138,7 +138,7 @@ def override_blocks(request: ScoreRequest, topology: Topology) -> dict[int, bool
 def count_request(request: ScoreRequest, topology: Topology, statuses: list[BlockStatus]) -> Score:
     """The count of ``statuses`` (what is read) under the request's rules."""
     return count_blocks(request.board.grid, statuses, request.rules,
-                        request.komi, request.handicap, dict(request.prisoners))
+                        request.komi, request.handicap, dict(request.prisoners), agreed=request.statuses_given)
 
 
 def closed_by_eye_shape(request: ScoreRequest, statuses: list[BlockStatus]) -> bool:

@@ -40,7 +40,9 @@ class ScoreRequest:
     position is not a finished one ('' when it may be); ``notes``: the loader's notes on the
     input, which the answer's notes start with; ``game``: the record it came from, if any;
     ``fit_to``: Black's margin in the counted result the record gives (or the caller), which the
-    blocks in doubt are fitted to (``scoring.fit``), None to read blind.
+    blocks in doubt are fitted to (``scoring.fit``), None to read blind; ``dead_agreed``: the dead
+    stones given are the players' word (their marks, a caller's), counted by the agreed-position
+    convention; False for an engine's reading (a teacher's), counted as seog counts its own.
     """
 
     board: Board
@@ -54,10 +56,18 @@ class ScoreRequest:
     notes: tuple[str, ...] = ()
     game: Game | None = None
     fit_to: float | None = None
+    dead_agreed: bool = True
 
     @property
     def size(self) -> int:
         return self.board.size
+
+    @property
+    def statuses_given(self) -> bool:
+        """Have the players or the caller said which stones are dead (the dead stones given as
+        their word, or the caller's overrides)? Then the count is by the agreed-position
+        convention (``scoring.agreed``)."""
+        return (self.dead is not None and self.dead_agreed) or bool(self.overrides)
 
     @property
     def recorded(self) -> str | None:
@@ -69,16 +79,17 @@ def from_board(board: Board, *, rules: Rules | str | None = "japanese", komi: fl
                handicap: int = 0, prisoners: Mapping | None = None,
                dead: np.ndarray | Iterable[int] | None = None, overrides: Mapping[int, bool] | None = None,
                unfinished: str = "", notes: Iterable[str] = (), game: Game | None = None,
-               result: str | None = None) -> ScoreRequest:
+               result: str | None = None, dead_agreed: bool = True) -> ScoreRequest:
     """A request for ``board`` as given. ``komi`` None: the rules' even-game komi, or 0.5 with a
     handicap (``Rules.komi_for``); ``dead``: a bool mask or grid indices of the dead stones;
     ``result``: the game's counted result (``B+3.5``) under these rules and komi, which the blocks in
-    doubt are fitted to (a result that is no count, ``B+R``, is not used)."""
+    doubt are fitted to (a result that is no count, ``B+R``, is not used); ``dead_agreed`` as in
+    ``ScoreRequest``."""
     rules = rules if isinstance(rules, Rules) else get_rules(rules)
     return ScoreRequest(board, rules, rules.komi_for(handicap) if komi is None else float(komi), int(handicap),
                         dict(prisoners) if prisoners else {BLACK: 0, WHITE: 0},
                         None if dead is None else as_mask(dead, board.size), dict(overrides or {}),
-                        unfinished, tuple(notes), game, parse_result(result or "").margin)
+                        unfinished, tuple(notes), game, parse_result(result or "").margin, dead_agreed)
 
 
 def from_game(game: Game, *, rules: Rules | str | None = None, komi: float | None = None,

@@ -106,10 +106,10 @@ def score_position(board: Board, *, rules: Rules | str = "japanese", komi: float
                    handicap: int = 0, prisoners: Mapping | None = None,
                    dead: np.ndarray | Iterable[int] | None = None,
                    overrides: Mapping[int, bool] | None = None, model: Model | str | None = DEFAULT,
-                   unfinished: str = "") -> Score:
+                   unfinished: str = "", dead_agreed: bool = True) -> Score:
     """``score`` of a board: the arguments as ``request.from_board`` takes them."""
     return score(from_board(board, rules=rules, komi=komi, handicap=handicap, prisoners=prisoners, dead=dead,
-                            overrides=overrides, unfinished=unfinished), model)
+                            overrides=overrides, unfinished=unfinished, dead_agreed=dead_agreed), model)
 
 
 def score_game(game: Game, *, rules: Rules | str | None = None, komi: float | None = None,

@@ -1,0 +1,460 @@
+"""Territory of a position whose dead stones are given, by the agreed-position convention.
+
+The convention goscorer uses (lightvector/goscorer, the reference OGS counts agreed positions
+with), written anew from its description: once the players have said which stones are dead,
+every other group lives, and a group left alive that cannot make two eyes lives in seki, its
+eyes no one's (the Japanese rules, Articles 7 and 8). The steps, each a function of
+arrays:
+
+1. ``shut_points``: empty points a colour closes to its opponent by shape (a diagonal cut the
+   opponent cannot hold), so that reaching them does not make a region neutral.
+2. ``reaches``: the points from which a path avoiding the opponent's live stones meets a live
+   stone of each colour (dead stones are open ground).
+3. ``regions``: each colour's live stones and the points only it reaches, joined through points
+   both reach; every other point is dame.
+4. ``chains`` (blocks of one colour and one status, empty points included), ``groups`` (a
+   colour's live stones joined through dame it can walk) and ``eyes`` (the empty or dead points
+   of a region, joined within it).
+5. ``false_points``: points of an eye through which alone a group meets the rest of its eye or
+   its other eyes; with every eye valued 0 they are the false eyes, with the eyes valued
+   (``eye_value``: 0, 1 or 2 by the eye's shape, the opponent's stones in it and the moves
+   needed to close it) the false eyes that a group must fill, which count for nobody.
+6. ``agreed_count``: a region whose eyes are worth less than two in all is in seki: its points
+   are no one's; the rest of a region's empty and dead points are its colour's territory, except
+   unscorable false eyes and points the opponent still reaches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from seog.features.arrays import grow, label
+from seog.features.coords import BLACK, EMPTY, WHITE
+
+Point = tuple[int, int]
+
+# Shapes in which the empty point ``@`` is closed to the opponent of ``p`` (a live stone of the
+# colour): ``.`` empty, a live stone of the colour or a dead opponent stone, ``?`` anything. The
+# shapes marked ``edge`` hold only with their last row on the board's edge.
+SHUT_SHAPES = (
+    (("pp", "@.", "p."), False),
+    ((".p?", ".@.", ".p?"), False),
+    (("p..", ".@p", "p.."), False),
+    (("?.?", "p@p"), True),
+    (("pp", "@."), True),
+    ((".p?", ".@."), True),
+)
+
+
+@dataclass(frozen=True)
+class AgreedCount:
+    """Per point: ``territory`` (1 Black's, -1 White's, 0 nobody's; under a dead stone too),
+    ``seki`` (the colour of the group in seki whose stone or eye the point is, else 0),
+    ``false_eye`` and ``unscorable`` (false eyes, and those a group must fill), ``dame`` (in no
+    region) and ``eye_value`` (0, 1 or 2: what the point's eye is worth)."""
+
+    territory: np.ndarray
+    seki: np.ndarray
+    false_eye: np.ndarray
+    unscorable: np.ndarray
+    dame: np.ndarray
+    eye_value: np.ndarray
+
+
+def _neighbours(point: Point, shape: tuple[int, int]) -> list[Point]:
+    r, c = point
+    return [(y, x) for y, x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+            if 0 <= y < shape[0] and 0 <= x < shape[1]]
+
+
+def _orientations(a: np.ndarray):
+    """The eight turns and mirrors of ``a``, each with the function that undoes it."""
+    for mirror in (False, True):
+        for k in range(4):
+            b = np.rot90(a.T if mirror else a, k)
+            yield b, (lambda t, k=k, mirror=mirror: np.rot90(t, -k).T if mirror else np.rot90(t, -k))
+
+
+def shut_points(grid: np.ndarray, dead: np.ndarray) -> np.ndarray:
+    """Per point, the colour (or 0) whose shape closes this empty point to the other colour."""
+    out = np.zeros(grid.shape, dtype=np.int8)
+    for colour in (BLACK, WHITE):
+        live = (grid == colour) & ~dead
+        open_ = (grid == EMPTY) | live | ((grid == -colour) & dead)
+        empty = grid == EMPTY
+        hit = np.zeros(grid.shape, dtype=bool)
+        for (live_t, undo), (open_t, _), (empty_t, _) in zip(_orientations(live), _orientations(open_),
+                                                              _orientations(empty)):
+            h, w = live_t.shape
+            found = np.zeros((h, w), dtype=bool)
+            for rows, edge in SHUT_SHAPES:
+                ph, pw = len(rows), len(rows[0])
+                if ph > h or pw > w:
+                    continue
+                # every window at once; an edge shape only in the windows on the bottom row
+                match = np.ones((h - ph + 1, w - pw + 1), dtype=bool)
+                if edge:
+                    match[:-1] = False
+                for dy, row in enumerate(rows):
+                    for dx, ch in enumerate(row):
+                        if ch == "@":
+                            at = (dy, dx)
+                        if ch != "?":
+                            match &= {"p": live_t, ".": open_t, "@": empty_t}[ch][dy:dy + h - ph + 1, dx:dx + w - pw + 1]
+                found[at[0]:at[0] + h - ph + 1, at[1]:at[1] + w - pw + 1] |= match
+            hit |= undo(found)
+        out[hit] = colour
+    return out
+
+
+def reaches(grid: np.ndarray, dead: np.ndarray, shut: np.ndarray | None = None) -> dict[int, np.ndarray]:
+    """Per colour, the points a path meets from its live stones without crossing a live opponent
+    stone; with ``shut``, a point the opponent closed is reached but the path stops there."""
+    out = {}
+    for colour in (BLACK, WHITE):
+        passable = ~((grid == -colour) & ~dead)
+        onward = passable if shut is None else passable & (shut != -colour)
+        seen = (grid == colour) & ~dead
+        while True:
+            more = grow(seen & onward) & passable & ~seen
+            if not more.any():
+                break
+            seen |= more
+        out[colour] = seen
+    return out
+
+
+def regions(grid: np.ndarray, dead: np.ndarray, shut: np.ndarray,
+            reach: dict[int, np.ndarray]) -> tuple[np.ndarray, list[int]]:
+    """(region id per point, -1 for dame; the colour of each region). A colour's region is the
+    points only it reaches, joined through any point it may pass (not a live opponent stone),
+    a point its opponent closed joining nothing beyond it."""
+    ids = np.full(grid.shape, -1, dtype=np.int64)
+    colours: list[int] = []
+    for r, c in np.ndindex(grid.shape):
+        for colour in (BLACK, WHITE):
+            if not (reach[colour][r, c] and not reach[-colour][r, c] and ids[r, c] < 0):
+                continue
+            region = len(colours)
+            colours.append(colour)
+            seen, todo = {(r, c)}, [(r, c)]
+            while todo:
+                p = todo.pop()
+                if reach[colour][p] and not reach[-colour][p]:
+                    ids[p] = region
+                if shut[p] == -colour:
+                    continue
+                for q in _neighbours(p, grid.shape):
+                    if q not in seen and ids[q] < 0 and not (grid[q] == -colour and not dead[q]):
+                        seen.add(q)
+                        todo.append(q)
+    return ids, colours
+
+
+def chains(grid: np.ndarray, dead: np.ndarray, region: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(chain id per point, from 1; liberties per chain; each chain's region, -1 where it spans
+    several or none). A chain: joined points of one colour (or empty) and one status."""
+    ids = np.zeros(grid.shape, dtype=np.int64)
+    n = 0
+    for colour in (BLACK, WHITE, EMPTY):
+        for status in (False, True):
+            found, k = label((grid == colour) & (dead == status))
+            ids[found > 0] = found[found > 0] + n
+            n += k
+    empty = grid == EMPTY
+    liberties = np.zeros(n + 1, dtype=np.int64)
+    where = np.zeros(n + 1, dtype=np.int64)
+    for chain in range(1, n + 1):
+        mine = ids == chain
+        liberties[chain] = np.count_nonzero(grow(mine) & ~mine & empty)
+        inside = np.unique(region[mine])
+        where[chain] = inside[0] if len(inside) == 1 else -1
+    return ids, liberties, where
+
+
+def groups(grid: np.ndarray, dead: np.ndarray, shut: np.ndarray, region: np.ndarray) -> np.ndarray:
+    """Group id per live stone (0 elsewhere): a colour's live stones joined through dame points
+    its opponent has not closed."""
+    out = np.zeros(grid.shape, dtype=np.int64)
+    n = 0
+    for colour in (BLACK, WHITE):
+        stones = (grid == colour) & ~dead
+        found, k = label(stones | ((region < 0) & (shut != -colour)))
+        out[stones] = found[stones] + n
+        n += k
+    return out
+
+
+@dataclass(frozen=True)
+class _Eye:
+    """An eye's points, region, colour, and per group the eye points next to its stones."""
+
+    points: frozenset
+    region: int
+    colour: int
+    touching: dict  # group -> eye points next to it
+
+
+def eyes(grid: np.ndarray, dead: np.ndarray, region: np.ndarray, colours: list[int],
+         group: np.ndarray) -> tuple[np.ndarray, list[_Eye], dict]:
+    """(eye id per point, -1 elsewhere; the eyes; per group, per eye, the group's stones next to
+    it). An eye: the empty or dead points of one region joined within it."""
+    ids = np.full(grid.shape, -1, dtype=np.int64)
+    found: list[_Eye] = []
+    stones_at: dict = {}
+    ground = (grid == EMPTY) | dead
+    for reg in range(len(colours)):
+        parts, k = label(ground & (region == reg))
+        for part in range(1, k + 1):
+            mine = parts == part
+            eye = _Eye(frozenset((int(r), int(c)) for r, c in zip(*np.nonzero(mine))), reg, colours[reg], {})
+            ids[mine] = len(found)
+            for p in eye.points:
+                for q in _neighbours(p, grid.shape):
+                    if group[q] and region[q] == reg:
+                        eye.touching.setdefault(int(group[q]), set()).add(p)
+                        stones_at.setdefault(int(group[q]), {}).setdefault(len(found), set()).add(q)
+            found.append(eye)
+    return ids, found, stones_at
+
+
+def _flood(within: set, start, excluded: set) -> set:
+    """The points of ``within`` joined to ``start`` inside it, avoiding ``excluded``."""
+    out = {p for p in start if p in within and p not in excluded}
+    todo = list(out)
+    while todo:
+        r, c = todo.pop()
+        for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if q in within and q not in out and q not in excluded:
+                out.add(q)
+                todo.append(q)
+    return out
+
+
+def false_points(shape: tuple[int, int], region: np.ndarray, found: list[_Eye], stones_at: dict,
+                 valued: list[set] | None = None) -> np.ndarray:
+    """Eye points through which alone a group next to them meets the eye again from every side of
+    the point, or an eye worth something: a group must fill them. Points with two neighbours in
+    their eye never are. ``valued``: per eye, its real points where it is worth an eye or more
+    (else empty); None while no eye is valued."""
+    valued = valued if valued is not None else [set() for _ in found]
+    out = np.zeros(shape, dtype=bool)
+    for home, eye in enumerate(found):
+        for start, near in eye.touching.items():
+            for point in near:
+                if sum(q in eye.points for q in _neighbours(point, shape)) > 1:
+                    continue
+                sides_needed = sum(region[q] == eye.region for q in _neighbours(point, shape))
+                if not _meets_again(point, home, start, found, stones_at, valued, sides_needed):
+                    out[point] = True
+    return out
+
+
+def _meets_again(point: Point, home: int, start: int, found: list[_Eye], stones_at: dict, valued: list[set],
+                 sides_needed: int) -> bool:
+    """Does group ``start``, walking through groups and eyes, reach ``point`` from every side, or
+    reach an eye worth something, without passing through ``point``?"""
+    eye = found[home]
+    sides: set = set()
+    walked_groups: set = set()
+    walked_eyes: set = set()
+    walked_home = {point}
+    todo = [start]
+    while todo:
+        grp = todo.pop()
+        if grp in walked_groups:
+            continue
+        walked_groups.add(grp)
+        for other, stones in sorted(stones_at.get(grp, {}).items()):
+            if other in walked_eyes:
+                continue
+            if other != home:
+                walked_eyes.add(other)
+                if valued[other]:
+                    return True
+                todo += sorted(found[other].touching)
+                continue
+            sides |= {s for s in stones if abs(s[0] - point[0]) + abs(s[1] - point[1]) == 1}
+            if len(sides) >= sides_needed:
+                return True
+            reached = _flood(eye.points, eye.touching[grp], walked_home)
+            if not reached:
+                continue
+            walked_home |= reached
+            if reached & valued[home]:
+                return True
+            sides |= {s for s in reached if abs(s[0] - point[0]) + abs(s[1] - point[1]) == 1}
+            if len(sides) >= sides_needed:
+                return True
+            todo += sorted(g for g, near in eye.touching.items() if near & reached)
+    return False
+
+
+def _playable(grid: np.ndarray, chain: np.ndarray, liberties: np.ndarray, point: Point, colour: int) -> bool:
+    """Could ``colour`` play at ``point`` without suicide, counting a capture of a block in atari."""
+    if grid[point] != EMPTY:
+        return False
+    return any(grid[q] != -colour or liberties[chain[q]] <= 1 for q in _neighbours(point, grid.shape))
+
+
+def _pieces(points: set, removed: set) -> list[set]:
+    """The joined parts of ``points`` once ``removed`` is taken out."""
+    left, out = set(points) - removed, []
+    while left:
+        part = _flood(left, [next(iter(left))], set())
+        out.append(part)
+        left -= part
+    return out
+
+
+def eye_value(eye: _Eye, real: set, grid: np.ndarray, dead: np.ndarray, chain: np.ndarray,
+              liberties: np.ndarray, false: np.ndarray) -> int:
+    """What an eye is worth to its colour: 0, 1 or 2 eyes, judged from its points that are not
+    false, the moves the colour needs to close each, and the opponent's stones inside."""
+    shape, colour = grid.shape, eye.colour
+    near = {p: _neighbours(p, shape) for p in real}
+    inner = {p: [q for q in near[p] if q in real] for p in real}
+    empty_false = {p: sum(grid[q] == EMPTY and false[q] for q in near[p]) for p in real}
+    opp_false = {p: sum(grid[q] == -colour and false[q] for q in near[p]) for p in real}
+    # an opponent stone on a false eye point, or next to one, can never be taken back into the eye
+    poked = {p for p in real if grid[p] == -colour and (opp_false[p] > 0 or empty_false[p] >= 2)}
+
+    def cost(q: Point) -> int:
+        if grid[q] == -colour and (false[q] or q in poked):
+            return 1000
+        if grid[q] == EMPTY and (q not in real or opp_false[q] >= 1):
+            return 1
+        return int(grid[q] == -colour and q in real and empty_false[q] >= 1)
+
+    to_close = {p: sum(cost(q) for q in near[p]) for p in real}
+    value = int(any(v <= 1 for v in to_close.values()))
+
+    # a point whose filling splits the eye: every part holding a closed point is an eye
+    for cut in real:
+        if not _playable(grid, chain, liberties, cut, colour):
+            continue
+        parts = _pieces(real, {cut})
+        if len(parts) >= 2:
+            slack = 1 if opp_false[cut] == 1 else 0
+            value = max(value, sum(any(to_close[p] <= slack for p in part) for part in parts))
+
+    dead_inside = sum(grid[p] == -colour and dead[p] for p in real)
+    value = max(value, 1 if dead_inside >= 5 else 0, 2 if dead_inside >= 8 else 0)
+    if value < 2:
+        weak = sum(v >= 1 for v in to_close.values()) + sum(v >= 2 for v in to_close.values())
+        crowded = sum(grid[p] == -colour and len(inner[p]) >= 2 for p in real)
+        if len(real) - weak - crowded >= 6:
+            value = 2
+    if value < 2:
+        wide = sum(grid[p] == EMPTY and len(inner[p]) >= 4 for p in real)
+        wide += sum(grid[p] == EMPTY and len(inner[p]) >= 3 for p in real)
+        if wide >= 6:
+            value = 2
+    if value < 2 and _two_by_wide_pair(real, inner, to_close, grid, chain, liberties, colour):
+        value = 2
+    if value < 2 and _lives_by_captured_shape(eye, real, grid, dead, chain, liberties, false):
+        value = 2
+    return min(value, 2)
+
+
+def _two_by_wide_pair(real: set, inner: dict, to_close: dict, grid: np.ndarray, chain: np.ndarray,
+                      liberties: np.ndarray, colour: int) -> bool:
+    """Two adjacent points of three or more eye neighbours each, off the edge and cheap to close,
+    whose filling splits the eye into two closed parts, one of them closed twice over."""
+    h, w = grid.shape
+    for first in real:
+        r, c = first
+        if (grid[first] != EMPTY or r in (0, h - 1) or c in (0, w - 1) or to_close[first] > 1
+                or len(inner[first]) < 3 or not _playable(grid, chain, liberties, first, colour)):
+            continue
+        for second in inner[first]:
+            if len(inner[second]) < 3 or to_close[second] > 1:
+                continue
+            if grid[second] != EMPTY and sum(grid[q] == EMPTY for q in inner[second]) <= 1:
+                continue
+            parts = _pieces(real, {first, second})
+            if len(parts) < 2:
+                continue
+            closed = [sum(to_close[p] <= 0 for p in part) for part in parts]
+            once, twice = sum(k >= 1 for k in closed), sum(k >= 2 for k in closed)
+            if once >= 2 and twice >= 1 and (grid[second] == EMPTY or twice >= 2):
+                return True
+    return False
+
+
+def _lives_by_captured_shape(eye: _Eye, real: set, grid: np.ndarray, dead: np.ndarray, chain: np.ndarray,
+                             liberties: np.ndarray, false: np.ndarray) -> bool:
+    """The dead stones inside, once captured, leave a space of two eyes: whatever single point the
+    opponent keeps out of it, its parts less the stones thrown into false eyes, plus half its
+    cutting and wide points, come to two or more."""
+    colour = eye.colour
+    captured = {p for p in real if grid[p] == -colour and dead[p]}
+    if not captured:
+        return False
+    closed = [p for p in real if p not in captured
+              and not _playable(grid, chain, liberties, p, colour)]
+    thrown = sum(grid[p] == -colour and false[p] for p in eye.points)
+    for kept_out in [*closed, None]:
+        space = captured | {p for p in closed if p != kept_out}
+        parts = len(_pieces(space, set()))
+        cuts = wide = 0
+        for p in space:
+            if len(_pieces(space, {p})) > parts:
+                cuts += 1
+            elif sum(q in space for q in _neighbours(p, grid.shape)) >= 3:
+                wide += 1
+        big = 1 if len(space) >= 7 else 0
+        if parts - thrown + (cuts + wide + big) // 2 < 2:
+            return False
+    return True
+
+
+def agreed_count(grid: np.ndarray, dead: np.ndarray) -> AgreedCount:
+    """Territory, seki and false eyes of a position whose dead stones (``dead``) are given."""
+    grid = np.asarray(grid, dtype=np.int8)
+    dead = np.asarray(dead, dtype=bool) & (grid != EMPTY)
+    shut = shut_points(grid, dead)
+    strict = reaches(grid, dead)
+    region, colours = regions(grid, dead, shut, reaches(grid, dead, shut))
+    chain, liberties, chain_region = chains(grid, dead, region)
+    group = groups(grid, dead, shut, region)
+    eye_id, found, stones_at = eyes(grid, dead, region, colours, group)
+
+    false = false_points(grid.shape, region, found, stones_at)
+    real = [{p for p in eye.points if not false[p]} for eye in found]
+    value = [eye_value(eye, points, grid, dead, chain, liberties, false) for eye, points in zip(found, real)]
+    unscorable = false_points(grid.shape, region, found, stones_at,
+                              [points if v > 0 else set() for points, v in zip(real, value)])
+
+    # the points next to a dead stone thrown into a false eye are the owner's to fill too
+    beside_throw_in = {-colour: _beside(unscorable & dead & (grid == colour)) for colour in (BLACK, WHITE)}
+
+    worth = np.zeros(len(colours) + 1, dtype=np.int64)
+    for eye, v in zip(found, value):
+        worth[eye.region] += v
+    region_colour = np.array(colours + [0], dtype=np.int8)[region]  # -1 ids read the 0 appended
+    in_region = region >= 0
+    seki = np.where(in_region & (worth[np.maximum(region, 0)] <= 1), region_colour, 0).astype(np.int8)
+    ground = (grid == EMPTY) | dead
+    for colour in (BLACK, WHITE):
+        unscorable |= (region_colour == colour) & in_region & ground & beside_throw_in[colour]
+    whole = in_region & (chain_region[chain] == region)
+    reached_by_other = np.where(region_colour == BLACK, strict[WHITE], strict[BLACK])
+    territory = in_region & ground & (seki == 0) & ~unscorable & whole & ~reached_by_other
+    values = np.zeros(grid.shape, dtype=np.int8)
+    for k, v in enumerate(value):
+        values[eye_id == k] = v
+    return AgreedCount(np.where(territory, region_colour, 0).astype(np.int8), seki,
+                       false & in_region, unscorable & in_region, ~in_region, values)
+
+
+def _beside(mask: np.ndarray) -> np.ndarray:
+    """The points next to a point of ``mask`` (a point of the mask only where another touches it)."""
+    out = np.zeros(mask.shape, dtype=bool)
+    out[1:] |= mask[:-1]
+    out[:-1] |= mask[1:]
+    out[:, 1:] |= mask[:, :-1]
+    out[:, :-1] |= mask[:, 1:]
+    return out
