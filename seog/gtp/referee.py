@@ -32,6 +32,7 @@ from seog.features import coords
 from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
 from seog.gtp.eyes import eval_eye
+from seog.gtp.life import LifeCommands
 from seog.gtp.protocol import GtpFailure, parse_color, vertex
 from seog.gtp.reading import ReadingCommands
 from seog.scoring.request import ScoreRequest, from_board
@@ -305,6 +306,7 @@ class GtpReferee:
         }
         self.reading = ReadingCommands(self)
         self.commands.update(self.reading.table())
+        self.commands.update(LifeCommands(self).table())
 
     # ---- protocol ---------------------------------------------------------------------
     def handle(self, line: str) -> str | None:
