@@ -1,0 +1,156 @@
+"""Life and death of a group on positions a Go player can check (``seog.reading.life``), and
+GNU Go's owl commands through ``seog gtp``."""
+
+import re
+import sys
+
+import pytest
+
+from conftest import DATA
+from seog.features import coords
+from seog.gtp.client import GtpEngine
+from seog.reading.board import SearchBoard
+from seog.reading.groups import group_of
+from seog.reading.life import Status, does_attack, does_defend, owl_attack, owl_defend, status
+from seog.reading.results import Code
+
+SUITES = DATA / "gnugo-regression"
+
+# Black's corner group has two one-point eyes, A1 and C1, with Black on their diagonals.
+TWO_EYES = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+O O O O O O . . .
+X X X X X O . . .
+X . X . X O . . .
+. X X X X O . . .
+"""
+
+# Black's eye space in the corner is a straight three (A1, B1, C1): B1 is the vital point.
+STRAIGHT_THREE = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+O O O O O O . . .
+X X X X X O . . .
+. . . X X O . . .
+"""
+
+# A bulky five on the edge (C1, D1, E1, C2, D2): D1 is the vital point.
+BULKY_FIVE = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+O O O O O O O . .
+O X X X X X O . .
+O X . . X X O . .
+O X . . . X O . .
+"""
+
+# A rabbity six (D3, E3, C2, D2, E2, D1) walled in on the edge: D2 is the vital point.
+RABBITY_SIX = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+O O O O O O O . .
+O X X X X X O . .
+O X X . . X O . .
+O X . . . X O . .
+O X X . X X O . .
+"""
+
+# Two black stones in the open, White's stones loose around them: they run out.
+IN_THE_OPEN = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . O . . . . .
+. . . . X . . . .
+. . . . X O . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def read(picture: str):
+    b = SearchBoard.from_rows(picture)
+    return b, (lambda v: coords.from_gtp(v, b.size)), (lambda p: coords.to_gtp(p, b.size))
+
+
+def test_a_group_with_two_eyes_lives_whoever_moves_first():
+    b, at, _ = read(TWO_EYES)
+    before = b.to_rows()
+    assert owl_attack(b, at("A3")).code == Code.LOSS
+    assert owl_defend(b, at("A3")).code == Code.WIN
+    assert status(b, at("A3"))[0] == Status.ALIVE
+    assert b.to_rows() == before  # the search leaves the board as it found it
+
+
+def test_a_straight_three_lives_or_dies_by_who_takes_the_vital_point():
+    b, at, name = read(STRAIGHT_THREE)
+    kill, life = owl_attack(b, at("A2")), owl_defend(b, at("A2"))
+    assert (kill.code, name(kill.move)) == (Code.WIN, "B1")
+    assert (life.code, name(life.move)) == (Code.WIN, "B1")
+    verdict, _, _ = status(b, at("A2"))
+    assert verdict == Status.CRITICAL
+
+
+def test_a_bulky_five_is_dead_with_the_attacker_on_its_vital_point():
+    b, at, name = read(BULKY_FIVE)
+    kill = owl_attack(b, at("B2"))
+    assert (kill.code, name(kill.move)) == (Code.WIN, "D1")
+    assert does_attack(b, at("D1"), at("B2")) == Code.WIN
+    assert does_attack(b, at("C2"), at("B2")) == Code.LOSS  # off the vital point Black makes two eyes
+    assert does_defend(b, at("D1"), at("B2")) == Code.WIN
+
+
+def test_a_rabbity_six_is_dead_with_the_attacker_first():
+    b, at, name = read(RABBITY_SIX)
+    kill = owl_attack(b, at("B2"))
+    assert (kill.code, name(kill.move)) == (Code.WIN, "D2")
+    assert owl_defend(b, at("B2")).code == Code.WIN
+
+
+def test_a_group_that_runs_into_open_board_is_not_killed():
+    b, at, _ = read(IN_THE_OPEN)
+    assert owl_attack(b, at("E5")).code == Code.LOSS
+    assert owl_defend(b, at("E5")).code == Code.WIN
+
+
+def test_the_group_of_a_block_takes_in_blocks_joined_by_two_liberties():
+    b, at, _ = read(TWO_EYES)
+    assert len(group_of(b, at("A3"))) == 1
+    diagonal = SearchBoard.from_rows(". . .\n. X .\nX . .")
+    assert len(group_of(diagonal, coords.from_gtp("A1", 3))) == 2  # B2 and A1: two shared liberties
+
+
+def test_a_point_with_no_stone_has_no_group_to_read():
+    b, at, _ = read(TWO_EYES)
+    with pytest.raises(ValueError):
+        owl_attack(b, at("A1"))
+
+
+@pytest.mark.skipif(not SUITES.is_dir(), reason="GNU Go's regression suites are in ../shared")
+def test_seog_gtp_answers_owl_cases_of_gnu_gos_suite():
+    # owl.tst 11 and 12 (incident 236) as GNU Go expects; 15 (incident 235): the group lives.
+    engine = GtpEngine([sys.executable, "-m", "seog", "gtp", "--no-model"], cwd=str(SUITES), timeout=60)
+    try:
+        engine.send("loadsgf games/incident236.sgf 116")
+        attack, defence = engine.send("owl_attack P5"), engine.send("owl_defend P5")
+        engine.send("loadsgf games/incident235.sgf 110")
+        saved = engine.send("owl_defend Q4")
+    finally:
+        engine.close()
+    assert attack == "0"
+    assert re.fullmatch(r"1 (PASS|P6)", defence)
+    assert saved.split()[0] == "1"
