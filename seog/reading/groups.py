@@ -19,7 +19,7 @@ from seog.features.coords import BORDER, EMPTY
 from seog.reading.board import Block, SearchBoard
 
 MAX_REGION = 12
-CAPTIVE_LIBERTIES = 2  # a region of more points is open board, not an eye space
+CAPTIVE_LIBERTIES = 2
 
 
 @dataclass(frozen=True)

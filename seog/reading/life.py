@@ -171,7 +171,7 @@ class _Owl:
             return Result(Code.LOSS)
         if self._out_of_reach():
             self.cut += 1
-            return Result(Code.LOSS if eyes.least >= 2 or len(liberties_of(group)) >= 4 else Code.WIN)
+            return Result(Code.LOSS if eyes.most >= 2 else Code.WIN)
         key = (board.key(self.attacker), attacker_took_back, defender_took_back)
         known = self.table.get(key)
         if known is not None:
@@ -212,7 +212,7 @@ class _Owl:
             return Result(Code.WIN)
         if self._out_of_reach():
             self.cut += 1
-            return Result(Code.WIN if eyes.most >= 2 or len(liberties_of(group)) >= 4 else Code.LOSS)
+            return Result(Code.WIN if eyes.most >= 2 else Code.LOSS)
         key = (board.key(self.defender), attacker_took_back, defender_took_back)
         known = self.table.get(key)
         if known is not None:
