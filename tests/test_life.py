@@ -142,15 +142,16 @@ def test_a_point_with_no_stone_has_no_group_to_read():
 
 @pytest.mark.skipif(not SUITES.is_dir(), reason="GNU Go's regression suites are in ../shared")
 def test_seog_gtp_answers_owl_cases_of_gnu_gos_suite():
-    # owl.tst 11 and 12 (incident 236) as GNU Go expects; 15 (incident 235): the group lives.
+    # owl.tst 11 and 12 (incident 236: a group that lives) as GNU Go expects; 3 and 4 (incident 85:
+    # White's group at B11 lives or dies by who moves first), the codes as GNU Go expects.
     engine = GtpEngine([sys.executable, "-m", "seog", "gtp", "--no-model"], cwd=str(SUITES), timeout=60)
     try:
         engine.send("loadsgf games/incident236.sgf 116")
         attack, defence = engine.send("owl_attack P5"), engine.send("owl_defend P5")
-        engine.send("loadsgf games/incident235.sgf 110")
-        saved = engine.send("owl_defend Q4")
+        engine.send("loadsgf games/incident85.sgf 104")
+        critical = engine.send("owl_attack B11"), engine.send("owl_defend B11")
     finally:
         engine.close()
     assert attack == "0"
     assert re.fullmatch(r"1 (PASS|P6)", defence)
-    assert saved.split()[0] == "1"
+    assert [answer.split()[0] for answer in critical] == ["1", "1"]

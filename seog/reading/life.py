@@ -30,7 +30,7 @@ from seog.features import coords
 from seog.features.coords import BLACK, BORDER, EMPTY, WHITE
 from seog.reading.board import SearchBoard
 from seog.reading.eye_shapes import MAX_CELLS, lookup
-from seog.reading.groups import cells_and_sides, eye_regions, group_of, liberties_of, stones_of
+from seog.reading.groups import cells_and_sides, eye_regions, group_of, stones_of
 from seog.reading.results import Code, Result
 
 
@@ -42,7 +42,8 @@ class OwlLimits:
     max_depth: the longest line, in moves.
     width: the most candidate moves tried at a node.
     escape_room: empty points of open board (none next to an attacker's stone) that let a group out.
-    escape_liberties: liberties that let a group out.
+    escape_liberties: liberties in open board that let a group out.
+    horizon_liberties: liberties in open board that keep a group alive where a line is cut short.
     """
 
     nodes: int = 600
@@ -50,6 +51,7 @@ class OwlLimits:
     width: int = 8
     escape_room: int = 10
     escape_liberties: int = 10
+    horizon_liberties: int = 7
 
 
 DEFAULT_LIMITS = OwlLimits()
@@ -171,7 +173,7 @@ class _Owl:
             return Result(Code.LOSS)
         if self._out_of_reach():
             self.cut += 1
-            return Result(Code.LOSS if eyes.most >= 2 else Code.WIN)
+            return Result(Code.LOSS if eyes.most >= 2 or len(eyes.open_libs) >= self.limits.horizon_liberties else Code.WIN)
         key = (board.key(self.attacker), attacker_took_back, defender_took_back)
         known = self.table.get(key)
         if known is not None:
@@ -212,7 +214,7 @@ class _Owl:
             return Result(Code.WIN)
         if self._out_of_reach():
             self.cut += 1
-            return Result(Code.WIN if eyes.most >= 2 else Code.LOSS)
+            return Result(Code.WIN if eyes.most >= 2 or len(eyes.open_libs) >= self.limits.horizon_liberties else Code.LOSS)
         key = (board.key(self.defender), attacker_took_back, defender_took_back)
         known = self.table.get(key)
         if known is not None:
