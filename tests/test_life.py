@@ -68,6 +68,34 @@ O X . . . X O . .
 O X X . X X O . .
 """
 
+# A bent four in the corner (A2, A1, B1, C1), the bend on the corner point, Black with no liberty
+# outside: White's B1 starts a ko (Black's A1, White takes A2).
+BENT_FOUR_IN_THE_CORNER = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+O O O . . . . . .
+X X O O O . . . .
+. X X X O . . . .
+. . . X O . . . .
+"""
+
+# The same corner after White's B1 and Black's A1: White kills only by taking the ko at A2, and
+# Black lives by capturing B1 at C1 first.
+KO_TO_KILL = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+O O O . . . . . .
+X X O O O . . . .
+. X X X O . . . .
+X O . X O . . . .
+"""
+
 # Two black stones in the open, White's stones loose around them: they run out.
 IN_THE_OPEN = """
 . . . . . . . . .
@@ -119,6 +147,22 @@ def test_a_rabbity_six_is_dead_with_the_attacker_first():
     kill = owl_attack(b, at("B2"))
     assert (kill.code, name(kill.move)) == (Code.WIN, "D2")
     assert owl_defend(b, at("B2")).code == Code.WIN
+
+
+def test_bent_four_in_the_corner_is_a_ko_by_search():
+    b, at, name = read(BENT_FOUR_IN_THE_CORNER)
+    kill = owl_attack(b, at("A3"))
+    assert kill.code in (Code.KO_A, Code.KO_B)  # never a plain kill: Black fights the ko
+    assert name(kill.move) in ("B1", "A2")
+    assert owl_defend(b, at("A3")).code == Code.WIN  # Black's B1 first makes two eyes
+
+
+def test_a_kill_that_hangs_on_a_ko_is_answered_as_ko():
+    b, at, name = read(KO_TO_KILL)
+    kill = owl_attack(b, at("A3"))
+    assert (kill.code, name(kill.move)) == (Code.KO_A, "A2")
+    life = owl_defend(b, at("A3"))
+    assert (life.code, name(life.move)) == (Code.WIN, "C1")
 
 
 def test_a_group_that_runs_into_open_board_is_not_killed():

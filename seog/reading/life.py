@@ -393,7 +393,9 @@ class _Owl:
             empties = sum(1 for q in around[p] if board.color[q] == EMPTY)
             return (own < 2 and not board.captures_of(defender, p), -empties, -own)
 
-        rest = [p for p in rest if board.liberties_after(defender, p) >= 2 or board.captures_of(defender, p)]
+        inside = set(eyes.region_points)  # a stone given up inside may make a ko there
+        rest = [p for p in rest if p in inside or board.liberties_after(defender, p) >= 2
+                or board.captures_of(defender, p)]
         rest.sort(key=order)
         moves += rest
         return moves[:self.limits.width]
