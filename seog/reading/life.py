@@ -12,7 +12,7 @@ the board's Zobrist key. Its leaves:
   diagonals);
 - *escaped*: the group reaches ``ESCAPE_ROOM`` empty points of open board, not next to the
   attacker's stones, or has ``ESCAPE_LIBERTIES`` liberties;
-- *seki*: the defender may pass once the attacker has played; if no attacker move then kills,
+- *seki*: the defender may pass once the attacker has played; when no attacker move then kills,
   the group lives.
 
 A line that takes a ko wins at best by ko (each side may take a ko back once in a line, as after a
@@ -236,8 +236,6 @@ class _Owl:
             made_ko = move is not None and board.ko is not None
             if self._captured():
                 code = Code.LOSS
-            elif move is None and self._last_two_passed():
-                code = Code.WIN
             else:
                 code = self.attack(attacker_took_back, defender_took_back or took_back).code.reversed()
             board.undo()
@@ -252,10 +250,6 @@ class _Owl:
         if self.cut == cut_before:
             self.table[key] = best
         return best
-
-    def _last_two_passed(self) -> bool:
-        undo = self.board._undo
-        return len(undo) - self.start >= 2 and undo[-1][0] is None and undo[-2][0] is None
 
     # ---- the group's eyes ---------------------------------------------------------------
     def _eyes(self, group) -> Eyes:
