@@ -195,7 +195,7 @@ class _Owl:
             board.undo()
             if took_back:
                 code = code.capped(Code.KO_B)
-            elif made_ko:
+            elif made_ko and defender_took_back:  # else the child read its take-back
                 code = code.capped(Code.KO_A)
             if code.strength > best.code.strength:
                 best = Result(code, move)
@@ -241,7 +241,7 @@ class _Owl:
             board.undo()
             if took_back:
                 code = code.capped(Code.KO_B)
-            elif made_ko:
+            elif made_ko and attacker_took_back:
                 code = code.capped(Code.KO_A)
             if code.strength > best.code.strength:
                 best = Result(code, move)
@@ -364,7 +364,7 @@ class _Owl:
 
         rest.sort(key=order)
         moves += rest
-        return moves[:self.limits.width]
+        return _with_ko(board, moves[:self.limits.width])
 
     def _defence_moves(self, group, eyes: Eyes) -> list[int]:
         """The defender's tries: the vital points of its eye regions, captures of the attacker's
@@ -377,6 +377,13 @@ class _Owl:
         for blk in group:
             if len(blk.libs) == 1:
                 moves += [q for q in blk.libs if q not in moves]
+        members = set(map(id, group))
+        for p in sorted(eyes.open_libs):  # a join to a friendly block outside the group
+            if p not in moves and any(board.color[q] == self.defender and id(board.block[q]) not in members
+                                      for q in board.neighbours[p]):
+                moves.append(p)
+        for blk in _enemies_short(board, group, 2):  # an atari on the wall
+            moves += [q for q in blk.libs if q not in moves and board.liberties_after(self.defender, q) >= 2]
         rest = [p for p in eyes.region_points if p not in moves]
         rest += [p for p in sorted(eyes.open_libs) if p not in moves and p not in rest]
         defender = self.defender
@@ -392,17 +399,29 @@ class _Owl:
                 or board.captures_of(defender, p)]
         rest.sort(key=order)
         moves += rest
-        return moves[:self.limits.width]
+        return _with_ko(board, moves[:self.limits.width])
+
+
+def _with_ko(board: SearchBoard, moves: list[int]) -> list[int]:
+    """The moves and the ko point, if any: taking a ko back (after a threat) is always read."""
+    if board.ko is None or board.ko in moves:
+        return moves
+    return moves + [board.ko]
 
 
 def _enemies_in_atari(board: SearchBoard, group) -> list:
+    return _enemies_short(board, group, 1)
+
+
+def _enemies_short(board: SearchBoard, group, most: int) -> list:
+    """The opponent's blocks beside the group with at most ``most`` liberties."""
     out = []
     for blk in group:
         for p in blk.stones:
             for q in board.neighbours[p]:
                 if board.color[q] == -blk.color:
                     nb = board.block[q]
-                    if len(nb.libs) == 1 and nb not in out:
+                    if len(nb.libs) <= most and nb not in out:
                         out.append(nb)
     return out
 
