@@ -96,6 +96,20 @@ X X O O O . . . .
 X O . X O . . . .
 """
 
+# Black's group holds two regions, each White's dead block of four and two empty points that are
+# all Black's liberties: unconditionally alive (Benson), though the shape table counts no sure eye.
+BENSON_ALIVE = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+O O O O O O O O O
+X X X X X X X X X
+O O . X X X . O O
+O O . X X X . O O
+"""
+
 # Two black stones in the open, White's stones loose around them: they run out.
 IN_THE_OPEN = """
 . . . . . . . . .
@@ -163,6 +177,12 @@ def test_a_kill_that_hangs_on_a_ko_is_answered_as_ko():
     assert (kill.code, name(kill.move)) == (Code.KO_A, "A2")
     life = owl_defend(b, at("A3"))
     assert (life.code, name(life.move)) == (Code.WIN, "C1")
+
+
+def test_a_group_alive_by_benson_is_read_alive_without_a_search():
+    b, at, _ = read(BENSON_ALIVE)
+    assert owl_attack(b, at("E2"), nodes=1).code == Code.LOSS
+    assert owl_attack(b, at("E2")).code == Code.LOSS
 
 
 def test_a_group_that_runs_into_open_board_is_not_killed():

@@ -6,7 +6,8 @@ A depth-first alpha-beta search over a few candidate moves, with a transposition
 the board's Zobrist key. Its leaves:
 
 - *dead*: the block asked about is captured;
-- *alive*: the group's walled eye regions give two eyes even with the attacker moving first, each
+- *alive*: Benson's unconditional life on the group's walled regions, or they give two eyes even
+  with the attacker moving first, each
   region valued by the table of small shapes read exhaustively (``eye_shapes.lookup``; a region of
   more than its cells is two eyes when empty; a one-point eye is false with the attacker on its
   diagonals);
@@ -271,6 +272,8 @@ class _Owl:
                 attack_points.append(att)
             if dfn is not None:
                 defence_points.append(dfn)
+        if least < 2 and _benson_alive(board, group, regions, self.anchor):
+            least = 2
         escaped = (len(open_libs) >= self.limits.escape_liberties
                    or self._room(open_libs) >= self.limits.escape_room)
         return Eyes(least, least + most_gain, tuple(attack_points), tuple(defence_points),
@@ -400,6 +403,36 @@ class _Owl:
         rest.sort(key=order)
         moves += rest
         return _with_ko(board, moves[:self.limits.width])
+
+
+def _benson_alive(board: SearchBoard, group, regions, anchor: int) -> bool:
+    """Benson's unconditional life on the group's walled regions: keep the blocks with two
+    regions whose empty points are all their liberties, drop the regions beside a dropped block,
+    until nothing changes; is the block at ``anchor`` kept?"""
+    color = board.color
+    walled = [r for r in regions if r.walled]
+    if len(walled) < 2:
+        return False
+    blocks = list(group)
+    around = board.neighbours
+    touching = [{id(board.block[q]) for p in r.points for q in around[p] if color[q] == group[0].color}
+                for r in walled]
+    empties = [[p for p in r.points if color[p] == EMPTY] for r in walled]
+    alive_regions = list(range(len(walled)))
+    while True:
+        kept = []
+        for blk in blocks:
+            vital = sum(1 for i in alive_regions if id(blk) in touching[i] and all(p in blk.libs for p in empties[i]))
+            if vital >= 2:
+                kept.append(blk)
+        ids = {id(b) for b in kept}
+        regions_kept = [i for i in alive_regions if touching[i] <= ids]
+        if len(kept) == len(blocks) and len(regions_kept) == len(alive_regions):
+            break
+        blocks, alive_regions = kept, regions_kept
+        if not blocks:
+            return False
+    return board.block[anchor] in blocks
 
 
 def _with_ko(board: SearchBoard, moves: list[int]) -> list[int]:
