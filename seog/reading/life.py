@@ -6,19 +6,19 @@ A depth-first alpha-beta search over a few candidate moves, with a transposition
 the board's Zobrist key. Its leaves:
 
 - *dead*: the block asked about is captured;
-- *alive*: Benson's unconditional life on the group's walled regions, or they give two eyes even
-  with the attacker moving first, each
-  region valued by the table of small shapes read exhaustively (``eye_shapes.lookup``; a region of
-  more than its cells is two eyes when empty; a one-point eye is false with the attacker on its
-  diagonals);
-- *escaped*: the group reaches ``ESCAPE_ROOM`` empty points of open board, not next to the
-  attacker's stones, or has ``ESCAPE_LIBERTIES`` liberties;
+- *alive*: Benson's unconditional life on the group's walled regions, or two eyes from them with
+  the attacker moving first, each region valued by the table of small shapes read exhaustively
+  (``eye_shapes.lookup``); an empty region past the table's size is two eyes, and a one-point eye
+  is false with the attacker on its diagonals;
+- *escaped*: ``escape_liberties`` liberties in open board, or ``escape_room`` free points (empty,
+  no attacker stone within two steps) reached from them;
 - *seki*: the defender may pass once the attacker has played; when no attacker move then kills,
   the group lives.
 
 A line that takes a ko wins at best by ko (each side may take a ko back once in a line, as after a
 threat it does not play): such results are ``KO_A``/``KO_B``, never ``WIN``. A line cut short by the
-node budget or the depth is judged by the eyes with the side to move.
+node budget or the depth leaves the group alive when its regions could give two eyes with the
+defender moving, or it keeps ``horizon_liberties`` liberties in open board.
 """
 
 from __future__ import annotations
