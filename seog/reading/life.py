@@ -45,6 +45,7 @@ class OwlLimits:
     escape_room: empty points of open board (none next to an attacker's stone) that let a group out.
     escape_liberties: liberties in open board that let a group out.
     horizon_liberties: liberties in open board that keep a group alive where a line is cut short.
+    horizon_room: free points (see escape_room) that keep a group alive where a line is cut short.
     """
 
     nodes: int = 600
@@ -53,6 +54,7 @@ class OwlLimits:
     escape_room: int = 10
     escape_liberties: int = 10
     horizon_liberties: int = 7
+    horizon_room: int = 4
 
 
 DEFAULT_LIMITS = OwlLimits()
@@ -79,6 +81,7 @@ class Eyes:
     region_points: tuple[int, ...]
     open_libs: frozenset[int]
     escaped: bool
+    room: int = 0
 
 
 def owl_attack(board: SearchBoard, point: int, nodes: int | None = None,
@@ -174,7 +177,7 @@ class _Owl:
             return Result(Code.LOSS)
         if self._out_of_reach():
             self.cut += 1
-            return Result(Code.LOSS if eyes.most >= 2 or len(eyes.open_libs) >= self.limits.horizon_liberties else Code.WIN)
+            return Result(Code.LOSS if self._lives_at_horizon(eyes) else Code.WIN)
         key = (board.key(self.attacker), attacker_took_back, defender_took_back)
         known = self.table.get(key)
         if known is not None:
@@ -215,7 +218,7 @@ class _Owl:
             return Result(Code.WIN)
         if self._out_of_reach():
             self.cut += 1
-            return Result(Code.WIN if eyes.most >= 2 or len(eyes.open_libs) >= self.limits.horizon_liberties else Code.LOSS)
+            return Result(Code.WIN if self._lives_at_horizon(eyes) else Code.LOSS)
         key = (board.key(self.defender), attacker_took_back, defender_took_back)
         known = self.table.get(key)
         if known is not None:
@@ -252,6 +255,11 @@ class _Owl:
             self.table[key] = best
         return best
 
+    def _lives_at_horizon(self, eyes: Eyes) -> bool:
+        limits = self.limits
+        return (eyes.most >= 2 or len(eyes.open_libs) >= limits.horizon_liberties
+                or eyes.room >= limits.horizon_room)
+
     # ---- the group's eyes ---------------------------------------------------------------
     def _eyes(self, group) -> Eyes:
         board = self.board
@@ -274,10 +282,10 @@ class _Owl:
                 defence_points.append(dfn)
         if least < 2 and _benson_alive(board, group, regions, self.anchor):
             least = 2
-        escaped = (len(open_libs) >= self.limits.escape_liberties
-                   or self._room(open_libs) >= self.limits.escape_room)
+        room = self._room(open_libs)
+        escaped = len(open_libs) >= self.limits.escape_liberties or room >= self.limits.escape_room
         return Eyes(least, least + most_gain, tuple(attack_points), tuple(defence_points),
-                    tuple(region_points), frozenset(open_libs), escaped)
+                    tuple(region_points), frozenset(open_libs), escaped, room)
 
     def _region_value(self, region, size: int) -> tuple[int, int, int | None, int | None]:
         """(least, most, attack point, defence point) of one walled region."""
