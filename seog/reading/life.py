@@ -29,6 +29,7 @@ from functools import lru_cache
 
 from seog.features import coords
 from seog.features.coords import BLACK, BORDER, EMPTY, WHITE
+from seog.reading import tactics
 from seog.reading.board import SearchBoard
 from seog.reading.eye_shapes import MAX_CELLS, lookup
 from seog.reading.groups import cells_and_sides, eye_regions, group_of, stones_of
@@ -46,6 +47,8 @@ class OwlLimits:
     escape_liberties: liberties in open board that let a group out.
     horizon_liberties: liberties in open board that keep a group alive where a line is cut short.
     horizon_room: free points (see escape_room) that keep a group alive where a line is cut short.
+    tactical_depth: how many moves deep the block's tactical attack and defence are tried first.
+    tactical_nodes: the budget of each of those tactical searches.
     """
 
     nodes: int = 600
@@ -55,6 +58,8 @@ class OwlLimits:
     escape_liberties: int = 10
     horizon_liberties: int = 7
     horizon_room: int = 4
+    tactical_depth: int = 2
+    tactical_nodes: int = 200
 
 
 DEFAULT_LIMITS = OwlLimits()
@@ -358,6 +363,10 @@ class _Owl:
         eye space taken from outside), and the liberties of the attacker's blocks in atari beside it."""
         board = self.board
         moves = list(dict.fromkeys(eyes.attack_points))
+        if board.depth() - self.start < self.limits.tactical_depth:  # a capture read by tactics
+            threat = tactics.attack(board, self.anchor, nodes=self.limits.tactical_nodes)
+            if threat.code != Code.LOSS and threat.move is not None and threat.move not in moves:
+                moves.insert(0, threat.move)
         for blk in group:
             if len(blk.libs) <= 2:
                 moves += [q for q in blk.libs if q not in moves]
@@ -383,6 +392,12 @@ class _Owl:
         eye regions and its liberties in open board (eye space made, or a way out)."""
         board = self.board
         moves = list(dict.fromkeys(eyes.defence_points))
+        if board.depth() - self.start < self.limits.tactical_depth:
+            threat = tactics.attack(board, self.anchor, nodes=self.limits.tactical_nodes)
+            if threat.code != Code.LOSS:
+                saving = tactics.defend(board, self.anchor, nodes=self.limits.tactical_nodes)
+                if saving.code != Code.LOSS and saving.move is not None and saving.move not in moves:
+                    moves.insert(0, saving.move)
         for blk in _enemies_in_atari(board, group):
             moves += [q for q in blk.libs if q not in moves]
         for blk in group:
