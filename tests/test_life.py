@@ -5,10 +5,12 @@ import re
 import sys
 
 import pytest
+from test_gtp import fails, ok
 
 from conftest import DATA
 from seog.features import coords
 from seog.gtp.client import GtpEngine
+from seog.gtp.referee import GtpReferee, Referee
 from seog.reading.board import SearchBoard
 from seog.reading.groups import group_of
 from seog.reading.life import Status, does_attack, does_defend, owl_attack, owl_defend, status
@@ -219,3 +221,41 @@ def test_seog_gtp_answers_owl_cases_of_gnu_gos_suite():
     assert attack == "0"
     assert re.fullmatch(r"1 (PASS|P6)", defence)
     assert [answer.split()[0] for answer in critical] == ["1", "1"]
+
+
+def set_up(picture: str) -> GtpReferee:
+    """A GTP front whose board is the picture (its stones played in turn, Black's first)."""
+    gtp = GtpReferee(Referee(model=None))
+    rows = [r.split() for r in picture.strip().splitlines()]
+    ok(gtp, f"boardsize {len(rows)}")
+    for r, row in enumerate(rows):
+        for c, stone in enumerate(row):
+            if stone in "XO":
+                colour = "black" if stone == "X" else "white"
+                ok(gtp, f"play {colour} {coords.rc_to_gtp(r, c, len(rows))}")
+    return gtp
+
+
+def test_gtp_reads_a_straight_three_as_critical_with_its_vital_point():
+    gtp = set_up(STRAIGHT_THREE)
+    assert ok(gtp, "owl_attack A2") == "1 B1"
+    assert ok(gtp, "owl_defend A2") == "1 B1"
+    assert ok(gtp, "dragon_status A2") == "critical B1 B1"
+    assert ok(gtp, "owl_does_attack B1 A2") == "1"
+    assert ok(gtp, "owl_does_defend C1 A2") == "0"  # off the vital point: White's B1 still kills
+    assert fails(gtp, "owl_attack A1") == "vertex must not be empty"
+    assert fails(gtp, "owl_does_attack B1").startswith("syntax error")
+
+
+def test_gtp_answers_two_eyes_alive_and_needs_no_move_to_save_them():
+    gtp = set_up(TWO_EYES)
+    assert ok(gtp, "dragon_status A3") == "alive"
+    assert ok(gtp, "owl_attack A3") == "0"
+    assert ok(gtp, "owl_defend A3") == "1 PASS"
+
+
+def test_gtp_reads_a_straight_three_with_the_attacker_on_its_vital_point_dead():
+    gtp = set_up(STRAIGHT_THREE)
+    ok(gtp, "play white B1")
+    assert ok(gtp, "dragon_status A2") == "dead"
+    assert ok(gtp, "owl_defend A2") == "0"
