@@ -279,6 +279,8 @@ class _Owl:
             if not region.walled:
                 continue
             lo, hi, att, dfn = self._region_value(region, size)
+            if lo == 2 and len(region.points) > 1 and self._walls(region) > 1:
+                lo = 1  # blocks that share the space may be cut apart inside it: not two sure eyes
             least += lo
             most_gain = max(most_gain, hi - lo)
             if att is not None:
@@ -291,6 +293,12 @@ class _Owl:
         escaped = len(open_libs) >= self.limits.escape_liberties or room >= self.limits.escape_room
         return Eyes(least, least + most_gain, tuple(attack_points), tuple(defence_points),
                     tuple(region_points), frozenset(open_libs), escaped, room)
+
+    def _walls(self, region) -> int:
+        """How many of the group's blocks touch the region."""
+        board = self.board
+        own = self.defender
+        return len({id(board.block[q]) for p in region.points for q in board.neighbours[p] if board.color[q] == own})
 
     def _region_value(self, region, size: int) -> tuple[int, int, int | None, int | None]:
         """(least, most, attack point, defence point) of one walled region."""
