@@ -54,7 +54,7 @@ class OwlLimits:
     nodes: int = 600
     max_depth: int = 14
     width: int = 8
-    escape_room: int = 10
+    escape_room: int = 16
     escape_liberties: int = 10
     horizon_liberties: int = 7
     horizon_room: int = 4
