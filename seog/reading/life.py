@@ -71,7 +71,6 @@ class Status(Enum):
     ALIVE = "alive"
     CRITICAL = "critical"
     DEAD = "dead"
-    UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True)
