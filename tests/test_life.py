@@ -13,8 +13,8 @@ from seog.gtp.client import GtpEngine
 from seog.gtp.referee import GtpReferee, Referee
 from seog.reading.board import SearchBoard
 from seog.reading.groups import group_of
-from seog.reading.life import Status, does_attack, does_defend, owl_attack, owl_defend, status
-from seog.reading.results import Code
+from seog.reading.life import does_attack, does_defend, owl_attack, owl_defend, status
+from seog.reading.results import Code, Status
 
 SUITES = DATA / "gnugo-regression"
 

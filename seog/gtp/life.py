@@ -14,7 +14,7 @@ from seog.features.coords import BLACK, WHITE
 from seog.gtp.protocol import GtpFailure, vertex
 from seog.reading import life
 from seog.reading.board import SearchBoard
-from seog.reading.results import Code, Result
+from seog.reading.results import Code, Result, Status
 
 
 class LifeCommands:
@@ -52,7 +52,7 @@ class LifeCommands:
     def dragon_status(self, args: list[str]) -> str:
         board, point = self._group(args, 0, "dragon_status VERTEX")
         verdict, attack, defence = life.status(board, point)
-        if verdict != life.Status.CRITICAL:
+        if verdict != Status.CRITICAL:
             return verdict.value
         return f"critical {self._vertex(attack.move)} {self._vertex(defence.move)}"
 

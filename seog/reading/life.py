@@ -24,7 +24,6 @@ defender moving, or it keeps ``horizon_liberties`` liberties in open board.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from functools import lru_cache
 
 from seog.features import coords
@@ -33,7 +32,7 @@ from seog.reading import tactics
 from seog.reading.board import SearchBoard
 from seog.reading.eye_shapes import MAX_CELLS, lookup
 from seog.reading.groups import cells_and_sides, eye_regions, group_of, stones_of
-from seog.reading.results import Code, Result
+from seog.reading.results import Code, Result, Status
 
 
 @dataclass(frozen=True)
@@ -63,14 +62,6 @@ class OwlLimits:
 
 
 DEFAULT_LIMITS = OwlLimits()
-
-
-class Status(Enum):
-    """A group's status as GNU Go's ``dragon_status`` names it."""
-
-    ALIVE = "alive"
-    CRITICAL = "critical"
-    DEAD = "dead"
 
 
 @dataclass(frozen=True)
