@@ -12,7 +12,7 @@ from collections.abc import Callable
 from seog.features import coords
 from seog.features.coords import BLACK, WHITE
 from seog.gtp.protocol import GtpFailure, vertex
-from seog.reading import life
+from seog.reading import life, tactics
 from seog.reading.board import SearchBoard
 from seog.reading.results import Code, Result, Status
 
@@ -35,28 +35,33 @@ class LifeCommands:
 
     def owl_attack(self, args: list[str]) -> str:
         board, point = self._group(args, 0, "owl_attack VERTEX")
-        return self._answer(life.owl_attack(board, point))
+        return self._answer(life.owl_attack(board, point, self._nodes()))
 
     def owl_defend(self, args: list[str]) -> str:
         board, point = self._group(args, 0, "owl_defend VERTEX")
-        return self._answer(life.owl_defend(board, point))
+        return self._answer(life.owl_defend(board, point, self._nodes()))
 
     def owl_does_attack(self, args: list[str]) -> str:
         board, point = self._group(args, 1, "owl_does_attack MOVE VERTEX")
-        return str(int(life.does_attack(board, self._move(args[0]), point)))
+        return str(int(life.does_attack(board, self._move(args[0]), point, self._nodes())))
 
     def owl_does_defend(self, args: list[str]) -> str:
         board, point = self._group(args, 1, "owl_does_defend MOVE VERTEX")
-        return str(int(life.does_defend(board, self._move(args[0]), point)))
+        return str(int(life.does_defend(board, self._move(args[0]), point, self._nodes())))
 
     def dragon_status(self, args: list[str]) -> str:
         board, point = self._group(args, 0, "dragon_status VERTEX")
-        verdict, attack, defence = life.status(board, point)
+        verdict, attack, defence = life.status(board, point, self._nodes())
         if verdict != Status.CRITICAL:
             return verdict.value
         return f"critical {self._vertex(attack.move)} {self._vertex(defence.move)}"
 
     # ---- helpers ----------------------------------------------------------------------
+    def _nodes(self) -> int:
+        """The owl budget, doubled and halved with the tactical one (``increase_depths``...)."""
+        scale = self.gtp.reading.nodes / tactics.DEFAULT_LIMITS.nodes
+        return max(1, round(life.DEFAULT_LIMITS.nodes * scale))
+
     def _group(self, args: list[str], at: int, usage: str) -> tuple[SearchBoard, int]:
         if len(args) <= at:
             raise GtpFailure(f"syntax error: usage {usage}")
