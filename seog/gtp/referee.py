@@ -9,7 +9,8 @@ Private commands (prefix ``seog-``): ``seog-rules [NAME]`` (``kgs-rules NAME`` i
 as KGS servers send it to engines), ``seog-score`` (the scored board as text) and
 ``seog-score-json`` (the JSON object of ``seog score --json`` on one line).
 GNU Go's reading commands (``attack``, ``defend``, ``trymove``/``popgo``...) come from
-``seog.gtp.reading``; ``loadsgf`` answers the side to move, as GNU Go's does.
+``seog.gtp.reading``, its life-and-death commands (``owl_attack``, ``owl_defend``,
+``owl_does_attack``/``owl_does_defend``, ``dragon_status``) from ``seog.gtp.life``; ``loadsgf`` answers the side to move, as GNU Go's does.
 
 ``final_score`` answers in the standard form (``= B+3.5``) even when the position is not a
 finished one; that its count is then an estimate, and why, goes to the log (standard error).
@@ -33,6 +34,7 @@ from seog.features import coords
 from seog.features.board import Board, IllegalMove, IllegalPosition
 from seog.features.coords import BLACK, WHITE
 from seog.gtp.eyes import eval_eye
+from seog.gtp.life import LifeCommands
 from seog.gtp.protocol import GtpFailure, parse_color, vertex
 from seog.gtp.reading import ReadingCommands
 from seog.scoring.request import ScoreRequest, from_board
@@ -306,6 +308,7 @@ class GtpReferee:
         }
         self.reading = ReadingCommands(self)
         self.commands.update(self.reading.table())
+        self.commands.update(LifeCommands(self).table())
 
     # ---- protocol ---------------------------------------------------------------------
     def handle(self, line: str) -> str | None:

@@ -4,7 +4,7 @@ the move that gets it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import Enum, IntEnum
 
 
 class Code(IntEnum):
@@ -32,6 +32,14 @@ class Code(IntEnum):
 
 _STRENGTH = {Code.LOSS: 0, Code.KO_B: 1, Code.KO_A: 2, Code.WIN: 3}
 _REVERSED = {Code.LOSS: Code.WIN, Code.WIN: Code.LOSS, Code.KO_A: Code.KO_B, Code.KO_B: Code.KO_A}
+
+
+class Status(Enum):
+    """A group's status as GNU Go's ``dragon_status`` names it."""
+
+    ALIVE = "alive"  # no kill
+    CRITICAL = "critical"  # who moves first decides
+    DEAD = "dead"  # no life
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,124 @@
+"""The group of a block and its eye regions on a search board, for the searches that read whole
+groups (life and death, capturing races).
+
+A *group* is the block and the blocks of its colour that the opponent cannot cut off in one move:
+two blocks belong together when they share two liberties (a diagonal with both crossing points
+empty, a bamboo joint) or one liberty where an opponent's stone would be taken at once (it has no
+other liberty and captures nothing). An *eye region* of a group is a connected set of points that
+are empty or hold the opponent's stones, next to the group, reached without crossing the group's
+colour and at most ``MAX_REGION`` points; it is *walled* when every stone of the group's colour
+around it belongs to the group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from seog.features import coords
+from seog.features.coords import BORDER, EMPTY
+from seog.reading.board import Block, SearchBoard
+
+MAX_REGION = 12
+CAPTIVE_LIBERTIES = 2
+
+
+@dataclass(frozen=True)
+class Region:
+    """An eye region: its points, the opponent's stones among them, and whether the group alone
+    walls it in."""
+
+    points: tuple[int, ...]
+    stones: tuple[int, ...]
+    walled: bool
+
+
+def group_of(board: SearchBoard, point: int) -> list[Block]:
+    """The blocks of the group of the stone at ``point``, its own block first."""
+    color, blocks = board.color, board.block
+    own = color[point]
+    if own not in (1, -1):
+        raise ValueError("there is no stone at that point to make a group of")
+    first = blocks[point]
+    group, todo = [first], [first]
+    while todo:
+        blk = todo.pop()
+        for lib in blk.libs:
+            for q in board.neighbours[lib]:
+                if color[q] != own:
+                    continue
+                other = blocks[q]
+                if other in group:
+                    continue
+                if len(blk.libs & other.libs) >= 2 or _uncuttable(board, lib, -own):
+                    group.append(other)
+                    todo.append(other)
+    return group
+
+
+def _uncuttable(board: SearchBoard, point: int, cutter: int) -> bool:
+    """Would a stone of ``cutter`` at ``point`` be illegal, or taken at once without capturing?"""
+    if not board.is_legal(cutter, point):
+        return True
+    return not board.captures_of(cutter, point) and board.liberties_after(cutter, point) <= 1
+
+
+def stones_of(group: list[Block]) -> set[int]:
+    return {p for blk in group for p in blk.stones}
+
+
+def liberties_of(group: list[Block]) -> set[int]:
+    return set().union(*(blk.libs for blk in group))
+
+
+def eye_regions(board: SearchBoard, group: list[Block]) -> tuple[list[Region], set[int]]:
+    """The group's eye regions, and its liberties that lie in open board (no region)."""
+    color, around = board.color, board.neighbours
+    own = group[0].color
+    stones = stones_of(group)
+    starts = set(liberties_of(group))
+    for p in stones:
+        starts.update(q for q in around[p] if color[q] == -own and len(board.block[q].libs) <= CAPTIVE_LIBERTIES)
+    seen: set[int] = set()
+
+    def captive(blk: Block) -> bool:
+        return len(blk.libs) <= CAPTIVE_LIBERTIES
+
+    regions: list[Region] = []
+    open_libs: set[int] = set()
+    for start in sorted(starts):
+        if start in seen:
+            continue
+        found, todo, walled = [start], [start], True
+        inside = {start}
+        while todo and len(found) <= MAX_REGION:
+            p = todo.pop()
+            for q in around[p]:
+                v = color[q]
+                if v == BORDER or q in inside:
+                    continue
+                if v == own:
+                    walled = walled and q in stones
+                    continue
+                if v == -own and not captive(board.block[q]):
+                    walled = False
+                    continue
+                inside.add(q)
+                found.append(q)
+                todo.append(q)
+        seen |= inside
+        if len(found) > MAX_REGION:
+            open_libs |= inside & starts
+            continue
+        regions.append(Region(tuple(sorted(found)), tuple(p for p in sorted(found) if color[p] != EMPTY), walled))
+    return regions, open_libs
+
+
+def cells_and_sides(points, size: int) -> tuple[frozenset[tuple[int, int]], str]:
+    """Board points as (row, col) cells, and the board edges next to their bounding box (the
+    placed shape of ``seog.reading.eye_shapes``)."""
+    cells = frozenset(coords.from_flat(p, size) for p in points)
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    sides = ("N" if min(rows) == 0 else "") + ("E" if max(cols) == size - 1 else "") + \
+        ("S" if max(rows) == size - 1 else "") + ("W" if min(cols) == 0 else "")
+    return cells, sides

@@ -1,0 +1,487 @@
+"""Life and death of a group: can the attacker kill it moving first (``owl_attack``), can its
+owner make it live moving first (``owl_defend``).
+
+The group is the block's group (``groups.group_of``: blocks that cannot be cut apart in one move).
+A depth-first alpha-beta search over a few candidate moves, with a transposition table keyed by
+the board's Zobrist key. Its leaves:
+
+- *dead*: the block asked about is captured;
+- *alive*: Benson's unconditional life on the group's walled regions, or two eyes from them with
+  the attacker moving first, each region valued by the table of small shapes read exhaustively
+  (``eye_shapes.lookup``); an empty region past the table's size is two eyes, and a one-point eye
+  is false with the attacker on its diagonals;
+- *escaped*: ``escape_liberties`` liberties in open board, or ``escape_room`` free points (empty,
+  no attacker stone within two steps) reached from them;
+- *seki*: the defender may pass once the attacker has played; when no attacker move then kills,
+  the group lives.
+
+A line that takes a ko wins at best by ko (each side may take a ko back once in a line, as after a
+threat it does not play): such results are ``KO_A``/``KO_B``, never ``WIN``. A line cut short by the
+node budget or the depth leaves the group alive when its regions could give two eyes with the
+defender moving, or it keeps ``horizon_liberties`` liberties in open board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from seog.features import coords
+from seog.features.coords import BLACK, BORDER, EMPTY, WHITE
+from seog.reading import tactics
+from seog.reading.board import SearchBoard
+from seog.reading.eye_shapes import MAX_CELLS, lookup
+from seog.reading.groups import cells_and_sides, eye_regions, group_of, stones_of
+from seog.reading.results import Code, Result, Status
+
+
+@dataclass(frozen=True)
+class OwlLimits:
+    """How far a life-and-death search reads.
+
+    nodes: moves it may play in all (its budget).
+    max_depth: the longest line, in moves.
+    width: the most candidate moves tried at a node.
+    escape_room: empty points of open board (none next to an attacker's stone) that let a group out.
+    escape_liberties: liberties in open board that let a group out.
+    horizon_liberties: liberties in open board that keep a group alive where a line is cut short.
+    horizon_room: free points (see escape_room) that keep a group alive where a line is cut short.
+    tactical_depth: how many moves deep the block's tactical attack and defence are tried first.
+    tactical_nodes: the budget of each of those tactical searches.
+    """
+
+    nodes: int = 600
+    max_depth: int = 14
+    width: int = 8
+    escape_room: int = 16
+    escape_liberties: int = 10
+    horizon_liberties: int = 7
+    horizon_room: int = 4
+    tactical_depth: int = 2
+    tactical_nodes: int = 200
+
+
+DEFAULT_LIMITS = OwlLimits()
+
+
+@dataclass(frozen=True)
+class Eyes:
+    """What a group's eye regions give: ``least`` eyes with the attacker moving first, ``most``
+    with the defender moving first, the vital points of each side, and whether it is out."""
+
+    least: int
+    most: int
+    attack_points: tuple[int, ...]
+    defence_points: tuple[int, ...]
+    region_points: tuple[int, ...]
+    open_libs: frozenset[int]
+    escaped: bool
+    room: int = 0
+
+
+def owl_attack(board: SearchBoard, point: int, nodes: int | None = None,
+               limits: OwlLimits = DEFAULT_LIMITS) -> Result:
+    """Can the group at ``point`` be killed, its opponent moving first? The board is left as it was."""
+    return _Owl(board, point, nodes, limits).attack(False, False)
+
+
+def owl_defend(board: SearchBoard, point: int, nodes: int | None = None,
+               limits: OwlLimits = DEFAULT_LIMITS) -> Result:
+    """Can the owner of the group at ``point`` make it live, moving first? A group that lives as it
+    stands is saved (WIN) with no move."""
+    return _Owl(board, point, nodes, limits).defend(False, False)
+
+
+def does_attack(board: SearchBoard, move: int, point: int, nodes: int | None = None,
+                limits: OwlLimits = DEFAULT_LIMITS) -> Code:
+    """Does the attacker's ``move`` kill the group at ``point`` (its owner answering)?"""
+    return _after_move(board, move, point, -board.color[point], nodes, limits)
+
+
+def does_defend(board: SearchBoard, move: int, point: int, nodes: int | None = None,
+                limits: OwlLimits = DEFAULT_LIMITS) -> Code:
+    """Does the owner's ``move`` make the group at ``point`` live (the attacker answering)?"""
+    return _after_move(board, move, point, board.color[point], nodes, limits)
+
+
+def status(board: SearchBoard, point: int, nodes: int | None = None,
+           limits: OwlLimits = DEFAULT_LIMITS) -> tuple[Status, Result | None, Result | None]:
+    """The group's status (alive: no kill; dead: no life; critical: both hang on who moves first),
+    with the attack and the defence results that say so."""
+    attack = owl_attack(board, point, nodes, limits)
+    if attack.code == Code.LOSS:
+        return Status.ALIVE, attack, None
+    defence = owl_defend(board, point, nodes, limits)
+    if defence.code == Code.LOSS:
+        return Status.DEAD, attack, defence
+    return Status.CRITICAL, attack, defence
+
+
+def _after_move(board: SearchBoard, move: int, point: int, mover: int, nodes, limits) -> Code:
+    owner = board.color[point]
+    if owner not in (BLACK, WHITE):
+        raise ValueError("there is no stone at that point to read")
+    if not board.try_play(mover, move):
+        return Code.LOSS
+    try:
+        if board.color[point] != owner:
+            return Code.WIN if mover != owner else Code.LOSS
+        search = _Owl(board, point, nodes, limits)
+        if mover == owner:
+            return search.attack(False, False).code.reversed()
+        return search.defend(False, False).code.reversed()
+    finally:
+        board.undo()
+
+
+@lru_cache(maxsize=65536)
+def _shape_value(cells: frozenset, sides: str, stones: frozenset):
+    return lookup(cells, sides, stones)
+
+
+class _Owl:
+    """One search about one group: the board, the budget, the transposition table."""
+
+    def __init__(self, board: SearchBoard, point: int, nodes: int | None, limits: OwlLimits) -> None:
+        if board.color[point] not in (BLACK, WHITE):
+            raise ValueError("there is no stone at that point to read")
+        self.board = board
+        self.anchor = point
+        self.defender = board.color[point]
+        self.attacker = -self.defender
+        self.limits = limits
+        self.budget = limits.nodes if nodes is None else nodes
+        self.nodes = 0
+        self.cut = 0
+        self.table: dict[tuple, Result] = {}
+        self.start = board.depth()
+
+    # ---- the search ---------------------------------------------------------------------
+    def _captured(self) -> bool:
+        return self.board.color[self.anchor] != self.defender
+
+    def _out_of_reach(self) -> bool:
+        return self.nodes >= self.budget or self.board.depth() - self.start >= self.limits.max_depth
+
+    def attack(self, attacker_took_back: bool, defender_took_back: bool) -> Result:
+        """The attacker to move: can it kill the group?"""
+        board = self.board
+        group = group_of(board, self.anchor)
+        eyes = self._eyes(group)
+        if eyes.escaped or eyes.least >= 2:
+            return Result(Code.LOSS)
+        if self._out_of_reach():
+            self.cut += 1
+            return Result(Code.LOSS if self._lives_at_horizon(eyes) else Code.WIN)
+        key = (board.key(self.attacker), attacker_took_back, defender_took_back)
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        cut_before = self.cut
+        best = Result(Code.LOSS)
+        for move in self._attack_moves(group, eyes):
+            took_back = False
+            if not board.try_play(self.attacker, move):
+                if move != board.ko or attacker_took_back or not board.try_play(self.attacker, move, True):
+                    continue
+                took_back = True
+            self.nodes += 1
+            made_ko = board.ko is not None
+            if self._captured():
+                code = Code.WIN
+            else:
+                code = self.defend(attacker_took_back or took_back, defender_took_back).code.reversed()
+            board.undo()
+            if took_back:
+                code = code.capped(Code.KO_B)
+            elif made_ko and defender_took_back:  # else the child read its take-back
+                code = code.capped(Code.KO_A)
+            if code.strength > best.code.strength:
+                best = Result(code, move)
+                if code == Code.WIN:
+                    break
+        if self.cut == cut_before:
+            self.table[key] = best
+        return best
+
+    def defend(self, attacker_took_back: bool, defender_took_back: bool) -> Result:
+        """The defender to move: can it make the group live?"""
+        board = self.board
+        group = group_of(board, self.anchor)
+        eyes = self._eyes(group)
+        if eyes.escaped or eyes.least >= 2:
+            return Result(Code.WIN)
+        if self._out_of_reach():
+            self.cut += 1
+            return Result(Code.WIN if self._lives_at_horizon(eyes) else Code.LOSS)
+        key = (board.key(self.defender), attacker_took_back, defender_took_back)
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        cut_before = self.cut
+        best = Result(Code.LOSS)
+        moves: list[int | None] = list(self._defence_moves(group, eyes))
+        if board.depth() > self.start:
+            moves.append(None)  # a pass: the attacker cannot approach (seki), or need not be answered
+        for move in moves:
+            took_back = False
+            if move is None:
+                board.try_play(self.defender, None)
+            elif not board.try_play(self.defender, move):
+                if move != board.ko or defender_took_back or not board.try_play(self.defender, move, True):
+                    continue
+                took_back = True
+            self.nodes += 1
+            made_ko = move is not None and board.ko is not None
+            if self._captured():
+                code = Code.LOSS
+            else:
+                code = self.attack(attacker_took_back, defender_took_back or took_back).code.reversed()
+            board.undo()
+            if took_back:
+                code = code.capped(Code.KO_B)
+            elif made_ko and attacker_took_back:
+                code = code.capped(Code.KO_A)
+            if code.strength > best.code.strength:
+                best = Result(code, move)
+                if code == Code.WIN:
+                    break
+        if self.cut == cut_before:
+            self.table[key] = best
+        return best
+
+    def _lives_at_horizon(self, eyes: Eyes) -> bool:
+        limits = self.limits
+        return (eyes.most >= 2 or len(eyes.open_libs) >= limits.horizon_liberties
+                or eyes.room >= limits.horizon_room)
+
+    # ---- the group's eyes ---------------------------------------------------------------
+    def _eyes(self, group) -> Eyes:
+        board = self.board
+        size = board.size
+        regions, open_libs = eye_regions(board, group)
+        least = most_gain = 0
+        attack_points: list[int] = []
+        defence_points: list[int] = []
+        region_points: list[int] = []
+        for region in regions:
+            region_points += [p for p in region.points if board.color[p] == EMPTY]
+            if not region.walled:
+                continue
+            lo, hi, att, dfn = self._region_value(region, size)
+            if lo == 2 and len(region.points) > 1 and self._walls(region) > 1:
+                lo = 1  # blocks that share the space may be cut apart inside it: not two sure eyes
+            least += lo
+            most_gain = max(most_gain, hi - lo)
+            if att is not None:
+                attack_points.append(att)
+            if dfn is not None:
+                defence_points.append(dfn)
+        if least < 2 and _benson_alive(board, group, regions, self.anchor):
+            least = 2
+        room = self._room(open_libs)
+        escaped = len(open_libs) >= self.limits.escape_liberties or room >= self.limits.escape_room
+        return Eyes(least, least + most_gain, tuple(attack_points), tuple(defence_points),
+                    tuple(region_points), frozenset(open_libs), escaped, room)
+
+    def _walls(self, region) -> int:
+        """How many of the group's blocks touch the region."""
+        board = self.board
+        own = self.defender
+        return len({id(board.block[q]) for p in region.points for q in board.neighbours[p] if board.color[q] == own})
+
+    def _region_value(self, region, size: int) -> tuple[int, int, int | None, int | None]:
+        """(least, most, attack point, defence point) of one walled region."""
+        board = self.board
+        if len(region.points) == 1 and not region.stones:
+            return self._one_point_eye(region.points[0])
+        if len(region.points) > MAX_CELLS:
+            return (2, 2, None, None) if not region.stones else (0, 2, None, None)
+        if len(region.stones) > 1:
+            return 0, 1, None, None
+        cells, sides = cells_and_sides(region.points, size)
+        to_point = {coords.from_flat(p, size): p for p in region.points}
+        stones = frozenset(coords.from_flat(p, size) for p in region.stones)
+        value = _shape_value(cells, sides, stones)
+        if value is None:
+            return 0, 1, None, None
+        att = to_point.get(value.attack) if value.attack is not None else None
+        dfn = to_point.get(value.defence) if value.defence is not None else None
+        if att is not None and board.color[att] != EMPTY:
+            att = None
+        if dfn is not None and board.color[dfn] != EMPTY:
+            dfn = None
+        return value.least, value.most, att, dfn
+
+    def _one_point_eye(self, point: int) -> tuple[int, int, int | None, int | None]:
+        """A one-point eye is false when the attacker holds enough of its diagonals (two in the
+        centre, one on the edge); an empty diagonal is the point that decides it."""
+        board = self.board
+        color = board.color
+        diagonals = _diagonals(board, point)
+        edge = len(diagonals) < 4
+        limit = 1 if edge else 2
+        held = sum(1 for d in diagonals if color[d] == self.attacker)
+        empty = [d for d in diagonals if color[d] == EMPTY]
+        if held >= limit:
+            return 0, 0, None, None
+        if empty and held + 1 >= limit:
+            return 0, 1, empty[0], empty[0]
+        return 1, 1, None, None
+
+    def _room(self, open_libs: set[int]) -> int:
+        """Free points the group reaches from its open liberties, at most the escape room: empty
+        points with none of the attacker's stones within two steps, crossed one to the next."""
+        board = self.board
+        color, around = board.color, board.neighbours
+        limit = self.limits.escape_room
+        attacker = self.attacker
+
+        def free(p: int) -> bool:
+            return all(color[q] == BORDER or (color[q] != attacker and all(color[r] != attacker for r in around[q]))
+                       for q in around[p])
+
+        seen = set(open_libs)
+        todo = [p for p in open_libs if free(p)]
+        room = len(todo)
+        while todo and room < limit:
+            p = todo.pop()
+            for q in around[p]:
+                if color[q] == EMPTY and q not in seen:
+                    seen.add(q)
+                    if free(q):
+                        room += 1
+                        todo.append(q)
+        return room
+
+    # ---- candidate moves ----------------------------------------------------------------
+    def _attack_moves(self, group, eyes: Eyes) -> list[int]:
+        """The attacker's tries: the vital points of the eye regions, the liberties of the group's
+        blocks short of liberties, the points of its eye regions, its liberties in open board (the
+        eye space taken from outside), and the liberties of the attacker's blocks in atari beside it."""
+        board = self.board
+        moves = list(dict.fromkeys(eyes.attack_points))
+        if board.depth() - self.start < self.limits.tactical_depth:  # a capture read by tactics
+            threat = tactics.attack(board, self.anchor, nodes=self.limits.tactical_nodes)
+            if threat.code != Code.LOSS and threat.move is not None and threat.move not in moves:
+                moves.insert(0, threat.move)
+        for blk in group:
+            if len(blk.libs) <= 2:
+                moves += [q for q in blk.libs if q not in moves]
+        for blk in _enemies_in_atari(board, group):
+            moves += [q for q in blk.libs if q not in moves]
+        rest = [p for p in eyes.region_points if p not in moves]
+        rest += [p for p in sorted(eyes.open_libs) if p not in moves and p not in rest]
+        stones = stones_of(group)
+        attacker = self.attacker
+
+        def order(p: int) -> tuple:
+            touching = sum(1 for q in board.neighbours[p] if q in stones)
+            own = board.liberties_after(attacker, p)
+            return (own < 2 and not board.captures_of(attacker, p) and p not in eyes.region_points, -touching, -own)
+
+        rest.sort(key=order)
+        moves += rest
+        return _with_ko(board, moves[:self.limits.width])
+
+    def _defence_moves(self, group, eyes: Eyes) -> list[int]:
+        """The defender's tries: the vital points of its eye regions, captures of the attacker's
+        blocks in atari beside it, the liberties of its blocks short of liberties, the points of its
+        eye regions and its liberties in open board (eye space made, or a way out)."""
+        board = self.board
+        moves = list(dict.fromkeys(eyes.defence_points))
+        if board.depth() - self.start < self.limits.tactical_depth:
+            threat = tactics.attack(board, self.anchor, nodes=self.limits.tactical_nodes)
+            if threat.code != Code.LOSS:
+                saving = tactics.defend(board, self.anchor, nodes=self.limits.tactical_nodes)
+                if saving.code != Code.LOSS and saving.move is not None and saving.move not in moves:
+                    moves.insert(0, saving.move)
+        for blk in _enemies_in_atari(board, group):
+            moves += [q for q in blk.libs if q not in moves]
+        for blk in group:
+            if len(blk.libs) == 1:
+                moves += [q for q in blk.libs if q not in moves]
+        members = set(map(id, group))
+        for p in sorted(eyes.open_libs):  # a join to a friendly block outside the group
+            if p not in moves and any(board.color[q] == self.defender and id(board.block[q]) not in members
+                                      for q in board.neighbours[p]):
+                moves.append(p)
+        for blk in _enemies_short(board, group, 2):  # an atari on the wall
+            moves += [q for q in blk.libs if q not in moves and board.liberties_after(self.defender, q) >= 2]
+        rest = [p for p in eyes.region_points if p not in moves]
+        rest += [p for p in sorted(eyes.open_libs) if p not in moves and p not in rest]
+        defender = self.defender
+        around = board.neighbours
+
+        def order(p: int) -> tuple:
+            own = board.liberties_after(defender, p)
+            empties = sum(1 for q in around[p] if board.color[q] == EMPTY)
+            return (own < 2 and not board.captures_of(defender, p), -empties, -own)
+
+        inside = set(eyes.region_points)  # a stone given up inside may make a ko there
+        rest = [p for p in rest if p in inside or board.liberties_after(defender, p) >= 2
+                or board.captures_of(defender, p)]
+        rest.sort(key=order)
+        moves += rest
+        return _with_ko(board, moves[:self.limits.width])
+
+
+def _benson_alive(board: SearchBoard, group, regions, anchor: int) -> bool:
+    """Benson's unconditional life on the group's walled regions: keep the blocks with two
+    regions whose empty points are all their liberties, drop the regions beside a dropped block,
+    until nothing changes; is the block at ``anchor`` kept?"""
+    color = board.color
+    walled = [r for r in regions if r.walled]
+    if len(walled) < 2:
+        return False
+    blocks = list(group)
+    around = board.neighbours
+    touching = [{id(board.block[q]) for p in r.points for q in around[p] if color[q] == group[0].color}
+                for r in walled]
+    empties = [[p for p in r.points if color[p] == EMPTY] for r in walled]
+    alive_regions = list(range(len(walled)))
+    while True:
+        kept = []
+        for blk in blocks:
+            vital = sum(1 for i in alive_regions if id(blk) in touching[i] and all(p in blk.libs for p in empties[i]))
+            if vital >= 2:
+                kept.append(blk)
+        ids = {id(b) for b in kept}
+        regions_kept = [i for i in alive_regions if touching[i] <= ids]
+        if len(kept) == len(blocks) and len(regions_kept) == len(alive_regions):
+            break
+        blocks, alive_regions = kept, regions_kept
+        if not blocks:
+            return False
+    return board.block[anchor] in blocks
+
+
+def _with_ko(board: SearchBoard, moves: list[int]) -> list[int]:
+    """The moves and the ko point, if any: taking a ko back (after a threat) is always read."""
+    if board.ko is None or board.ko in moves:
+        return moves
+    return moves + [board.ko]
+
+
+def _enemies_in_atari(board: SearchBoard, group) -> list:
+    return _enemies_short(board, group, 1)
+
+
+def _enemies_short(board: SearchBoard, group, most: int) -> list:
+    """The opponent's blocks beside the group with at most ``most`` liberties."""
+    out = []
+    for blk in group:
+        for p in blk.stones:
+            for q in board.neighbours[p]:
+                if board.color[q] == -blk.color:
+                    nb = board.block[q]
+                    if len(nb.libs) <= most and nb not in out:
+                        out.append(nb)
+    return out
+
+
+def _diagonals(board: SearchBoard, point: int) -> list[int]:
+    """The diagonal points of ``point`` on the board."""
+    stride = board.size + 2
+    return [point + d for d in (-stride - 1, -stride + 1, stride - 1, stride + 1)
+            if board.color[point + d] != BORDER]
