@@ -94,7 +94,7 @@ def settle_by_record(request: ScoreRequest, topology: Topology, decision: Decisi
             or request.overrides):
         return decision
     fit = fit_record(topology, decision.counted.read, request.fit_to, request.rules, request.komi,
-                     request.handicap, dict(request.prisoners), settings)
+                     request.handicap, dict(request.prisoners), settings, decision.counted.margin)
     counted = count_request(request, topology, fit.statuses) if fit.settled else decision.counted
     return replace(decision, statuses=fit.statuses, counted=replace(counted, record_fit=fit.outcome, turned=fit.turned),
                    fit=fit)

@@ -86,9 +86,11 @@ class _Unit:
 
 
 def fit_record(topology: Topology, statuses: list[BlockStatus], record_margin: float, rules: Rules, komi: float,
-               handicap: int = 0, prisoners: dict | None = None, settings: FitSettings = DEFAULT) -> Fit:
+               handicap: int = 0, prisoners: dict | None = None, settings: FitSettings = DEFAULT,
+               blind_margin: float | None = None) -> Fit:
     """The statuses (block id order) fitted to the recorded margin (Black's, as ``Score.margin``)
-    under the position's rules, komi, handicap and prisoners."""
+    under the position's rules, komi, handicap and prisoners; ``blind_margin``, the margin of the
+    statuses as they are when the caller has counted it already."""
     grid = topology.grid
 
     def margin(dead: np.ndarray) -> float:
@@ -98,7 +100,7 @@ def fit_record(topology: Topology, statuses: list[BlockStatus], record_margin: f
     for st in statuses:
         if not st.alive:
             dead.flat[st.points] = True
-    blind = margin(dead)
+    blind = margin(dead) if blind_margin is None else blind_margin
     gap = blind - record_margin
     if gap == 0:
         return Fit(FitOutcome.AGREES, statuses)
