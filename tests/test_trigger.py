@@ -150,3 +150,18 @@ def test_gnu_go_reads_the_one_eyed_corner_dead_and_its_wall_alive(tmp_path):
     assert owl_alive(answers[outside], mover_attacks=True, critical="dead")
     again = Owl(str(tmp_path / "owl.json"))
     assert again.answers(pos, [corner, outside]) == answers and again.asked == 0  # from the cache
+
+
+def test_seogs_own_owl_reads_the_one_eyed_corner_dead_and_its_wall_alive():
+    from seog.datasets.trigger_ceiling import Position, SeogOwl, dragon_alive, owl_alive
+
+    topo = analyze(board(ONE_EYE_IN_THE_CORNER).grid)
+    black, wall = at(topo, 5, 0), at(topo, 4, 0)
+    statuses = statuses_of(topo)
+    pos = Position("corner", topo.grid, topo, [statuses[b.id] for b in topo.blocks], frozenset(),
+                   {b.id: b.id != black.id for b in topo.blocks}, BLACK, 6.5)
+    corner, outside = (index_to_gtp(int(b.points[0]), topo.size) for b in (black, wall))
+    answers = SeogOwl().answers(pos, [corner, outside])
+    assert not owl_alive(answers[corner], mover_attacks=False, critical="alive")
+    assert dragon_alive(answers[corner], mover_attacks=False, critical="alive") is False
+    assert owl_alive(answers[outside], mover_attacks=True, critical="dead")

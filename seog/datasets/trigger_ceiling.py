@@ -186,6 +186,40 @@ class Owl:
             self.engine = None
 
 
+class SeogOwl:
+    """seog's own life-and-death reading (``reading.life``) in the place of GNU Go's, in process:
+    the same ``answers(position, vertices)``, with seog's status for ``dragon_status`` (no race
+    reading of its own behind it)."""
+
+    def __init__(self, nodes: int | None = None):
+        self.nodes = nodes
+        self.seconds = 0.0
+        self.asked = 0
+
+    def answers(self, pos: Position, vertices: list[str]) -> dict:
+        from seog.features.board import Board
+        from seog.features.coords import gtp_to_index, index_to_flat
+        from seog.reading import life
+        from seog.reading.board import SearchBoard
+
+        start = time.perf_counter()
+        board = SearchBoard.from_board(Board.from_grid(pos.grid))
+        size = pos.topology.size
+        out = {}
+        for v in vertices:
+            state, attack, defence = life.status(board, index_to_flat(gtp_to_index(v, size), size), self.nodes)
+            out[v] = [int(attack.code), 0 if defence is None else int(defence.code), state.value]
+            self.asked += 1
+        self.seconds += time.perf_counter() - start
+        return out
+
+    def save(self) -> None:
+        """Nothing kept: seog's reading is asked again each run."""
+
+    def close(self) -> None:
+        """Nothing to end: the reading runs in this process."""
+
+
 def _code(answer: str) -> int:
     """The result code of an owl answer ('0', or '1 C3', '2 C3', '3 C3')."""
     return int(answer.split()[0])
@@ -307,6 +341,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--owl-cache", help="a JSON file of GNU Go's owl answers, read and written "
                    "(default cache/owl-SIDE.json)")
     p.add_argument("--owl-timeout", type=float, default=OWL_TIMEOUT, help="seconds per owl command")
+    p.add_argument("--reader", choices=["gnugo", "seog"], default="gnugo",
+                   help="whose life-and-death reading reads the triggered groups: GNU Go's owl (default) "
+                        "or seog's own (seog.reading.life)")
     p.add_argument("--out", help="write the figures to this JSON file")
     args = p.parse_args(argv)
 
@@ -325,9 +362,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.sweep:
         figures = {"side": args.side, "positions": len(positions), **sweep(positions)}
     else:
-        owl = Owl(args.owl_cache or f"cache/owl-{args.side}.json", timeout=args.owl_timeout)
+        owl = (SeogOwl() if args.reader == "seog" else
+               Owl(args.owl_cache or f"cache/owl-{args.side}.json", timeout=args.owl_timeout))
         try:
-            figures = {"side": args.side, "limit": args.limit, "settings": settings,
+            figures = {"side": args.side, "limit": args.limit, "reader": args.reader, "settings": settings,
                        **ceiling(positions, DEFAULT, owl, log)}
         finally:
             owl.close()
