@@ -35,9 +35,10 @@ OWL_TIMEOUT = 20.0  # seconds per owl command: a loaded machine has needed 5 s o
 # GNU Go's owl answers: 0 fails, 1 succeeds, 2 and 3 succeed by ko (3: a ko the mover must find threats for)
 FAILS = 0
 # How a critical group (the attacker kills moving first, the defender lives moving first) is read
-# in a finished game, where both players passed: left as it stands (alive), taken (dead), or by
-# the side to move after the record's last move.
-CRITICAL = ("alive", "dead", "to move")
+# in a finished game, where both players passed: left as it stands (alive), taken (dead), by
+# the side to move after the record's last move, or as the nets read it (the reader decides only
+# where it is sure either way).
+CRITICAL = ("alive", "dead", "to move", "as read")
 # The sweep's grid (``--sweep``): each trigger threshold's values, 0 turning its way off.
 GRID = {"trigger_min_stones": (2, 3, 4, 6), "trigger_few_liberties": (0, 2, 3, 4),
         "trigger_roomy": (0, 6, 10, 16, 24), "trigger_race_liberties": (0, 4, 6, 8)}
@@ -244,9 +245,9 @@ def verdict_kind(answer: list) -> str:
     return "alive" if attack == FAILS else "dead" if defend == FAILS else "critical"
 
 
-def owl_alive(answer: list, mover_attacks: bool, critical: str) -> bool:
+def owl_alive(answer: list, mover_attacks: bool, critical: str) -> bool | None:
     """A block's life by GNU Go's owl codes (``verdict_kind``), a critical one as ``critical``
-    resolves it."""
+    resolves it (None: the nets' verdict stands)."""
     kind = verdict_kind(answer)
     return kind == "alive" if kind != "critical" else _resolve(mover_attacks, critical)
 
@@ -260,8 +261,8 @@ def dragon_alive(answer: list, mover_attacks: bool, critical: str) -> bool | Non
     return None if status == "unknown" else status == "alive"
 
 
-def _resolve(mover_attacks: bool, critical: str) -> bool:
-    return {"alive": True, "dead": False, "to move": not mover_attacks}[critical]
+def _resolve(mover_attacks: bool, critical: str) -> bool | None:
+    return {"alive": True, "dead": False, "to move": not mover_attacks, "as read": None}[critical]
 
 
 # The realistic readers measured: GNU Go's owl alone, and its dragon status (owl and semeai).
