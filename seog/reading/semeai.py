@@ -31,7 +31,7 @@ MAX_EYE = 7  # the largest space the table of eye shapes reads
 MAX_ROOM = 24  # a larger space walled in by one group alone is room for two eyes
 ESCAPE_LIBERTIES = 7  # a group with this many outside liberties is out of the race
 EYE_LIBERTIES = {1: 1, 2: 2, 3: 3, 4: 5, 5: 8, 6: 12, 7: 17}  # how many moves it takes to fill an eye
-DEFAULT_NODES = 4000
+DEFAULT_NODES = 1500
 MAX_DEPTH = 24
 
 
@@ -121,9 +121,11 @@ class GroupCount:
         return max(EYE_LIBERTIES[min(len(eye), MAX_EYE)] - inside, 1)
 
 
-def count_group(board: SearchBoard, point: int, other: set[int] = frozenset()) -> GroupCount:
+def count_group(board: SearchBoard, point: int, other: set[int] = frozenset(),
+                any_wall: bool = False) -> GroupCount:
     """The stones, liberties and eyes of the group at ``point``; ``other`` holds the opposing
-    group's stones, which are never inside an eye."""
+    group's stones, which are never inside an eye; ``any_wall``: a space walled in by any of the
+    group's colour counts as its eye too."""
     blocks = group_blocks(board, point)
     color = board.color[point]
     stones: set[int] = set()
@@ -137,7 +139,7 @@ def count_group(board: SearchBoard, point: int, other: set[int] = frozenset()) -
     for lib in libs:
         if lib in seen:
             continue
-        region = _enclosed(board, lib, color, stones, other)
+        region = _enclosed(board, lib, color, None if any_wall else stones, other)
         seen.update(region or (lib,))
         if region and not _false_eye(board, region, color):
             eyes.append(region)
@@ -165,9 +167,11 @@ def _shape_value(size: int, region: tuple[int, ...], stones: tuple[int, ...]) ->
     return 1 if value is None else value.least
 
 
-def _enclosed(board: SearchBoard, start: int, color: int, stones: set[int], other: set[int]) -> list[int] | None:
+def _enclosed(board: SearchBoard, start: int, color: int, stones: set[int] | None,
+              other: set[int]) -> list[int] | None:
     """The space reached from ``start`` through empty points and the opponent's stones, when the
-    group's stones alone wall it in within ``MAX_ROOM`` points; else None."""
+    group's ``stones`` alone (None: any of its colour) wall it in within ``MAX_ROOM`` points;
+    else None."""
     region, todo, seen = [], [start], {start}
     while todo:
         p = todo.pop()
@@ -179,13 +183,15 @@ def _enclosed(board: SearchBoard, start: int, color: int, stones: set[int], othe
             if v == BORDER or q in seen:
                 continue
             if v == color:
-                if q not in stones:
+                if stones is not None and q not in stones:
                     return None
                 continue
             if q in other:
                 return None
             seen.add(q)
             todo.append(q)
+    if len(region) > MAX_EYE and any(board.color[p] != EMPTY for p in region):
+        return None  # a wide space with the opponent's stones in it is no eye of ours
     return region
 
 
@@ -205,7 +211,7 @@ def lives(board: SearchBoard, point: int) -> bool:
     """Does the group at ``point`` live once it has taken its opponent: two eyes, or room enough
     outside its eyes (``ESCAPE_LIBERTIES``)? A group that takes the other and still dies has won
     nothing."""
-    count = count_group(board, point)
+    count = count_group(board, point, any_wall=True)
     return count.alive() or len(count.libs - count.eye_points) >= ESCAPE_LIBERTIES
 
 
