@@ -54,7 +54,7 @@ class Outcome:
     full: int = 0
     seconds: list[float] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
-    by_command: dict[str, list[int]] = field(default_factory=dict)  # command: [tests, status, full]
+    by_command: dict[str, list] = field(default_factory=dict)  # command: [tests, status, full, seconds]
 
 
 def parse_suite(text: str) -> list[Test]:
@@ -172,10 +172,11 @@ def run_suite(engine, tests: list[Test]) -> Outcome:
         out.tests += 1
         out.status += status
         out.full += full
-        counts = out.by_command.setdefault(test.command.split()[0], [0, 0, 0])
+        counts = out.by_command.setdefault(test.command.split()[0], [0, 0, 0, []])
         counts[0] += 1
         counts[1] += status
         counts[2] += full
+        counts[3].append(out.seconds[-1])
         if not status:
             out.wrong.append(f"{test.number} {test.command}: {answer!r}, expected [{test.pattern}]"
                              + (" (GNU Go fails it too)" if test.expected_failure else ""))
@@ -216,9 +217,9 @@ def main() -> int:
             print(f"{name:<9} {out.tests:>5}  {engine.label:<7} {out.status:>6} {100 * out.status / max(out.tests, 1):5.1f}%"
                   f" {out.full:>6} {100 * out.full / max(out.tests, 1):5.1f}%  {_seconds(out.seconds)}")
             if args.by_command:
-                for command, (count, status, full) in sorted(out.by_command.items()):
+                for command, (count, status, full, seconds) in sorted(out.by_command.items()):
                     print(f"  {command:<22} {count:>5} {status:>6} {100 * status / count:5.1f}%"
-                          f" {full:>6} {100 * full / count:5.1f}%")
+                          f" {full:>6} {100 * full / count:5.1f}%  {_seconds(seconds)}")
             if args.wrong:
                 for line in out.wrong:
                     print("   ", line)
