@@ -92,6 +92,22 @@ SEKI_WITHOUT_EYES = """
 """
 
 
+# The race of RACE_THREE_AGAINST_THREE, but Black's group has two liberties (A2, C2) and White's
+# B1-C1 inside has A1 and C2. White's throw-in at A2 puts Black in atari; Black takes it at A1,
+# a ko, and White needs a threat to take back.
+RACE_ON_A_KO = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    X X X X X X X . .
+    X X X . . . X . .
+    O O O O O O X . .
+    X X X X X X O . .
+    . X . X O O O . .
+    . O O X O O O . .
+"""
+
+
 def race(picture: str, a: str, b: str):
     board = SearchBoard.from_rows(picture)
 
@@ -137,6 +153,16 @@ def test_a_big_eye_beats_a_small_eye_whoever_moves_first():
     # the square four is taken while Black fills the shared liberties.
     result, _ = race(BIG_EYE_AGAINST_SMALL, "A4", "A3")
     assert (result.defend, result.attack, result.move) == (Code.LOSS, Code.LOSS, None)
+
+
+def test_a_race_that_hangs_on_a_ko():
+    # Black first fills a liberty of White's and wins by the ko, which it takes first.
+    result, at = race(RACE_ON_A_KO, "A3", "A4")
+    assert (result.defend, result.attack) == (Code.KO_A, Code.KO_A)
+    assert result.move in {at("D5"), at("E5"), at("F5")}
+    # White first throws in at A2 at once; Black takes the ko, and White must find a threat.
+    result, at = race(RACE_ON_A_KO, "A4", "A3")
+    assert (result.defend, result.attack, result.move) == (Code.KO_B, Code.KO_B, at("A2"))
 
 
 def test_a_seki_with_eyes_and_a_shared_liberty_needs_no_move():

@@ -64,8 +64,8 @@ _CODES = {
     Race.B_DIES_BY_KO_A: (Code.KO_A, Code.KO_A),
     Race.B_DIES_BY_KO_B: (Code.KO_B, Code.KO_B),
     Race.SEKI: (Code.WIN, Code.LOSS),
-    Race.A_LIVES_BY_KO_A: (Code.KO_A, Code.LOSS),
-    Race.A_LIVES_BY_KO_B: (Code.KO_B, Code.LOSS),
+    Race.A_LIVES_BY_KO_A: (Code.KO_A, Code.KO_A),  # a race's ko decides both groups
+    Race.A_LIVES_BY_KO_B: (Code.KO_B, Code.KO_B),
     Race.A_DIES: (Code.LOSS, Code.LOSS),
 }
 
@@ -281,6 +281,7 @@ class _Search:
         self.budget = nodes
         self.table: dict[tuple, tuple[int, int]] = {}
         self.retakes = {self.color_a: 1, -self.color_a: 1}  # a ko taken back at once, as after a threat
+        self.taken = {self.color_a: 0, -self.color_a: 0}  # kos taken in the line, not back at once
 
     def root(self) -> SemeaiResult:
         board, me = self.board, self.color_a
@@ -314,13 +315,15 @@ class _Search:
             return None
         self.budget -= 1
         took_ko = move is not None and board.ko is not None
-        if retake:
-            self.retakes[color] -= 1
+        # a side that took the ko first keeps its KO_A when it takes it back after a threat
+        needs_threat = retake and not self.taken[color]
+        self.retakes[color] -= retake
+        self.taken[color] += took_ko and not retake
         value = self.value(-color, depth + 1, alpha, beta, passes + 1 if move is None else 0)
-        if retake:
-            self.retakes[color] += 1
+        self.retakes[color] += retake
+        self.taken[color] -= took_ko and not retake
         board.undo()
-        return _ko_capped(value, color == self.color_a, took_ko, retake)
+        return _ko_capped(value, color == self.color_a, took_ko or retake, needs_threat)
 
     def value(self, to_move: int, depth: int, alpha: int, beta: int, passes: int) -> int:
         board, a, b = self.board, self.a, self.b
@@ -330,7 +333,8 @@ class _Search:
             return Race.B_DIES if lives(board, a) else Race.A_DIES
         if passes >= 2:
             return Race.SEKI
-        key = (board.key(to_move), passes, self.retakes[1], self.retakes[-1])
+        key = (board.key(to_move), passes, self.retakes[1], self.retakes[-1],
+               self.taken[1] > 0, self.taken[-1] > 0)
         stored = self.table.get(key)
         if stored is not None:
             flag, v = stored
@@ -426,13 +430,13 @@ def _blocks_beside(board: SearchBoard, stones: set[int], color: int) -> list[Blo
     return out
 
 
-def _ko_capped(value: int, by_a: bool, took_ko: bool, retake: bool) -> int:
+def _ko_capped(value: int, by_a: bool, ko: bool, needs_threat: bool) -> int:
     """A line in which a side takes a ko wins for it at best by ko: one it takes first, or one it
-    must find a threat for when it took the ko back at once."""
-    if not (took_ko or retake):
+    must find a threat for when it took the ko back at once without having taken it first."""
+    if not ko:
         return value
     if by_a and value > Race.SEKI:
-        return min(value, Race.B_DIES_BY_KO_B if retake else Race.B_DIES_BY_KO_A)
+        return min(value, Race.B_DIES_BY_KO_B if needs_threat else Race.B_DIES_BY_KO_A)
     if not by_a and value < Race.SEKI:
-        return max(value, Race.A_LIVES_BY_KO_A if retake else Race.A_LIVES_BY_KO_B)
+        return max(value, Race.A_LIVES_BY_KO_A if needs_threat else Race.A_LIVES_BY_KO_B)
     return value
