@@ -2,19 +2,20 @@
 other colour, ``a``'s owner moving first.
 
 A minimax search with alpha-beta and a transposition table on the board's Zobrist key. Its moves
-are the two groups' liberties (outside and shared), the empty points of their eyes, approach moves
-beside a liberty that its filler cannot take without being taken, captures and ataris of the
-blocks around each group, and a pass; two passes end a line with both groups standing (seki, or
-both alive). A line ends too when a group's stone at its point is taken, or when a group has two
-eyes and the other is taken or has escaped. Where the search runs out of depth or nodes, a static
-count in Müller's manner judges the race: outside liberties, shared liberties, eyes (a big eye
-counts 3/5/8/12 liberties for 3/4/5/6 points; one eye beats no eye; shared liberties belong to the
-side with the eye, or the bigger eye).
+are the two groups' liberties (outside and shared), the points of their eyes, approach moves
+beside a liberty that its filler cannot hold, captures and ataris of the blocks around each
+group, and a pass; two passes end a line with both groups standing (seki, or both alive), and so
+does a position where both have two eyes. A line ends too when a group's stone at its point is
+taken: a win for the capturer only if it then lives (two eyes, or room outside), since a group
+that takes the other and stays shut in without eyes has won nothing. Where the search runs out
+of depth or nodes, a static count in Müller's manner judges the race: outside liberties, shared
+liberties, eyes (valued by the table of eye shapes; a big eye counts 3/5/8/12 liberties for
+3/4/5/6 points; one eye beats no eye; shared liberties belong to the side with the eye, or the
+bigger eye).
 
-The outcome is told on a scale of five from ``a``'s side (``Race``), then as GNU Go's two codes:
+The outcome is told on a scale of seven from ``a``'s side (``Race``), then as GNU Go's two codes:
 the result of defending ``a`` and that of attacking ``b``.
 """
-
 from __future__ import annotations
 
 from dataclasses import dataclass
