@@ -10,6 +10,7 @@ pattern matches; ``!`` negates), and the median and 90th percentile seconds a te
 takes. A command an engine does not know counts as wrong.
 
     python benchmarks/bench_reading_suites.py [--suite reading] [--limit N] [--gnugo] [--wrong]
+        [--by-command]    # the counts of each test command (analyze_semeai, dragon_status...) too
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class Outcome:
     full: int = 0
     seconds: list[float] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
+    by_command: dict[str, list] = field(default_factory=dict)  # command: [tests, status, full, seconds]
 
 
 def parse_suite(text: str) -> list[Test]:
@@ -170,6 +172,11 @@ def run_suite(engine, tests: list[Test]) -> Outcome:
         out.tests += 1
         out.status += status
         out.full += full
+        counts = out.by_command.setdefault(test.command.split()[0], [0, 0, 0, []])
+        counts[0] += 1
+        counts[1] += status
+        counts[2] += full
+        counts[3].append(out.seconds[-1])
         if not status:
             out.wrong.append(f"{test.number} {test.command}: {answer!r}, expected [{test.pattern}]"
                              + (" (GNU Go fails it too)" if test.expected_failure else ""))
@@ -190,6 +197,7 @@ def main() -> int:
     p.add_argument("--limit", type=int, default=None, help="the first N tests of each suite")
     p.add_argument("--gnugo", action="store_true", help="run GNU Go on the same tests")
     p.add_argument("--wrong", action="store_true", help="list the tests each engine does not get status right")
+    p.add_argument("--by-command", action="store_true", help="the counts of each test command too")
     p.add_argument("--folder", type=Path, default=SUITES_DIR)
     args = p.parse_args()
     if not args.folder.is_dir():
@@ -208,6 +216,10 @@ def main() -> int:
                 engine.close()
             print(f"{name:<9} {out.tests:>5}  {engine.label:<7} {out.status:>6} {100 * out.status / max(out.tests, 1):5.1f}%"
                   f" {out.full:>6} {100 * out.full / max(out.tests, 1):5.1f}%  {_seconds(out.seconds)}")
+            if args.by_command:
+                for command, (count, status, full, seconds) in sorted(out.by_command.items()):
+                    print(f"  {command:<22} {count:>5} {status:>6} {100 * status / count:5.1f}%"
+                          f" {full:>6} {100 * full / count:5.1f}%  {_seconds(seconds)}")
             if args.wrong:
                 for line in out.wrong:
                     print("   ", line)

@@ -37,6 +37,7 @@ from seog.gtp.eyes import eval_eye
 from seog.gtp.life import LifeCommands
 from seog.gtp.protocol import GtpFailure, parse_color, vertex
 from seog.gtp.reading import ReadingCommands
+from seog.gtp.semeai import analyze_semeai_reply
 from seog.scoring.request import ScoreRequest, from_board
 from seog.scoring.rules import Rules, UnknownRules, check_suicides, get_rules, parse_komi, sgf_rules
 
@@ -305,6 +306,7 @@ class GtpReferee:
             "seog-score": self._seog_score,
             "seog-score-json": self._seog_score_json,
             "eval_eye": lambda a: eval_eye(self.referee, a),
+            "analyze_semeai": lambda a: analyze_semeai_reply(self.referee, a),
         }
         self.reading = ReadingCommands(self)
         self.commands.update(self.reading.table())
