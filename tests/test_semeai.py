@@ -8,7 +8,7 @@ import sys
 import pytest
 from test_gtp import fails, ok
 
-from conftest import DATA
+from conftest import DATA, SEKI_WITH_EYES
 from seog.features import coords
 from seog.gtp.client import GtpEngine
 from seog.gtp.referee import GtpReferee, Referee
@@ -62,18 +62,6 @@ BIG_EYE_AGAINST_SMALL = """
     X X X . O X . . .
     . . X . O X . . .
     . . X . O X . . .
-"""
-
-# conftest's seki with eyes: Black's corner group (eye A7) and White's (eye E7) share C7; the
-# outer walls live with eyes of their own.
-SEKI_WITH_EYES = """
-    . X . O . O X
-    X X X O O O X
-    O O O X X X X
-    . O O X X . X
-    O . O X . X X
-    O O O X X X X
-    . O . X . X .
 """
 
 # Black's nine stones in the corner and White's group share D1, D2 and D3 and have no eye: the

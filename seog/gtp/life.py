@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from seog.features import coords
-from seog.features.coords import BLACK, WHITE
-from seog.gtp.protocol import GtpFailure, vertex
+from seog.gtp.protocol import GtpFailure, stone, vertex
 from seog.reading import life, tactics
 from seog.reading.board import SearchBoard
 from seog.reading.results import Code, Result, Status
@@ -63,16 +62,8 @@ class LifeCommands:
         return max(1, round(life.DEFAULT_LIMITS.nodes * scale))
 
     def _group(self, args: list[str], at: int, usage: str) -> tuple[SearchBoard, int]:
-        if len(args) <= at:
-            raise GtpFailure(f"syntax error: usage {usage}")
-        size = self.gtp.referee.size
-        point = vertex(args[at], size)
-        if point is None:
-            raise GtpFailure("vertex must not be pass")
         board = self.gtp.referee.board
-        if board.stones[point] not in (BLACK, WHITE):
-            raise GtpFailure("vertex must not be empty")
-        return SearchBoard.from_board(board), point
+        return SearchBoard.from_board(board), stone(args, at, usage, board)
 
     def _move(self, word: str) -> int:
         point = vertex(word, self.gtp.referee.size)

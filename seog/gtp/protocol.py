@@ -1,5 +1,5 @@
 """What every GTP command handler shares: the failure a handler raises, and the parsing of a
-colour and of a vertex."""
+colour, of a vertex and of a stone to read."""
 
 from __future__ import annotations
 
@@ -26,3 +26,16 @@ def vertex(word: str, size: int) -> int | None:
         return coords.from_gtp(word, size)
     except coords.CoordinateError as exc:
         raise GtpFailure(f"syntax error: {exc}") from None
+
+
+def stone(args: list[str], at: int, usage: str, board) -> int:
+    """The flat point of the stone named by ``args[at]`` on ``board`` (a ``features.board.Board``):
+    a GtpFailure for a missing word, a pass or an empty point, as GNU Go's reading commands answer."""
+    if len(args) <= at:
+        raise GtpFailure(f"syntax error: usage {usage}")
+    point = vertex(args[at], board.size)
+    if point is None:
+        raise GtpFailure("vertex must not be pass")
+    if board.stones[point] not in (BLACK, WHITE):
+        raise GtpFailure("vertex must not be empty")
+    return point

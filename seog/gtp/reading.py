@@ -12,7 +12,7 @@ from collections.abc import Callable
 from seog.features import coords
 from seog.features.board import IllegalMove
 from seog.features.coords import BLACK, WHITE
-from seog.gtp.protocol import GtpFailure, parse_color, vertex
+from seog.gtp.protocol import GtpFailure, parse_color, stone, vertex
 from seog.reading import tactics
 from seog.reading.board import SearchBoard
 from seog.reading.results import Code, Result
@@ -90,15 +90,8 @@ class ReadingCommands:
 
     # ---- helpers ----------------------------------------------------------------------
     def _block(self, args: list[str], usage: str) -> tuple[SearchBoard, int]:
-        if not args:
-            raise GtpFailure(f"syntax error: usage {usage}")
-        point = vertex(args[0], self.gtp.referee.size)
-        if point is None:
-            raise GtpFailure("vertex must not be pass")
         board = self.gtp.referee.board
-        if board.stones[point] not in (BLACK, WHITE):
-            raise GtpFailure("vertex must not be empty")
-        return SearchBoard.from_board(board), point
+        return SearchBoard.from_board(board), stone(args, 0, usage, board)
 
     def _answer(self, result: Result) -> str:
         if result.code == Code.LOSS:
