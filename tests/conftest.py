@@ -104,6 +104,20 @@ def setup_record(rows: list[str], result: str = "") -> str:
             f"AW{stones[coords.WHITE]})")
 
 
+# White's six stones in the top left corner have one eye space, A9 B9 C9 A8: the bent four with
+# its bend on the corner point A9. Black's wall shuts them in with no liberty outside.
+BENT_FOUR_CORNER = """
+    . . . O X . . . .
+    . O O O X . . . .
+    O O X X X . . . .
+    X X X . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+
 # Three kos between two walls: Black can take at E8 and E2, White at D5 (17 stones each).
 TRIPLE_KO = """
 X . X X O O . . .

@@ -1,6 +1,7 @@
 """Every rule set's facts, each on a position a Go player can count by hand: komi by default,
 handicap compensation, what counts (territory and prisoners, or area), seki, the points a group
-must fill, jigo, suicide and superko through ``seog gtp``, and a ko cycle's no result.
+must fill, jigo, suicide and superko through ``seog gtp``, a ko cycle's no result, and the
+Japanese ruling on bent four in the corner.
 
 Each fact is asked of every preset with its own expected answer, so that a preset changed against
 its own text (``seog/scoring/rules.py``'s table) makes a test here fail."""
@@ -11,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import CYCLE, FALSE_EYE, SEKI_WITH_EYES, TRIPLE_KO, board, moves_of
+from conftest import BENT_FOUR_CORNER, CYCLE, FALSE_EYE, SEKI_WITH_EYES, TRIPLE_KO, board, moves_of
 from seog.features import coords
 from seog.features.coords import BLACK, WHITE
 from seog.gtp.referee import GtpReferee, Referee
@@ -128,6 +129,27 @@ def test_a_false_eye_black_must_fill_counts_only_under_area_rules(rules):
     s = score_position(board(FALSE_EYE), rules=rules, komi=0, dead=NOBODY_DEAD)
     c7 = coords.gtp_to_index("C7", 7)
     assert (c7 in s.territory[BLACK].tolist()) == (rules not in ("japanese", "korean"))
+
+
+# conftest's BENT_FOUR_CORNER, counted with the shipped model, which reads White's corner group
+# alive: only the Japanese ruling takes it off (Black: 67 empty points, the 6 stones' points and
+# 6 prisoners). Korean rules count it as read (White: 4 points and komi; Black 63); area rules
+# as it stands (Black 8 stones and 63 points; White 6 stones, 4 points and komi).
+BENT_FOUR_COUNTED = {
+    "japanese": (79, 6.5),
+    "korean": (63, 10.5),
+    "chinese": (71, 17.5),
+    "aga": (71, 17.5),
+    "nz": (71, 17),
+    "tromp-taylor": (71, 17.5),
+}
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_bent_four_in_the_corner_is_dead_without_play_under_japanese_rules_only(rules):
+    s = score_position(board(BENT_FOUR_CORNER), rules=rules)
+    assert (s.black, s.white) == BENT_FOUR_COUNTED[rules]
+    assert all(st.alive for st in s.read) == (rules != "japanese")
 
 
 SUICIDE = ["boardsize 9", "play w A2", "play w B2", "play w C1", "play b A1", "play w J9", "play b B1"]

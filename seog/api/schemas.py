@@ -184,7 +184,7 @@ def _listed(names: list[str]) -> str:
 
 SOURCES = ("benson, atari, capturers-dead, model (the cascade), refiner, reading, big-eye, eyespace, seki, eyes, "
            "heuristic (no model), markup (the SGF's TB/TW), override (the caller's), record (turned to make the "
-           "count equal the recorded result)")
+           "count equal the recorded result), bent-four (dead by the Japanese ruling on bent four in the corner)")
 
 
 class Block(BaseModel):

@@ -198,8 +198,9 @@ def _taken_eyes(topology: Topology, color: int, blocks: list[int], alive: list[b
     alone: up to three points make one eye, four by shape (``_one_eye_space``), five or six
     when they are a bulky five, a crossed five or a flower six (``_vital_point``: the opponent
     plays on it first), more room for two. (A bent four in the corner, which the opponent can
-    keep to one eye, counts as two too.) The taking stone must join the group, and the prisoner
-    must not run out through its liberty."""
+    keep to one eye, counts as two too: the Japanese ruling on it is the count's,
+    ``scoring.rulings``.) The taking stone must join the group, and the prisoner must not run
+    out through its liberty."""
     mine, n, out = set(blocks), topology.size, []
     block_of, cer_of = topology.block_of.ravel(), topology.cer_of[color].ravel()
     around = adjacent(n)

@@ -30,6 +30,7 @@ class Source(StrEnum):
     MARKUP = "markup"  # the dead stones marked in the record (TB/TW)
     OVERRIDE = "override"  # the caller's say
     RECORD = "record"  # turned to make the count equal the recorded result (``scoring.fit``)
+    RULING = "bent-four"  # dead by the Japanese ruling on bent four in the corner (``scoring.rulings``)
 
     @property
     def settled(self) -> bool:

@@ -28,6 +28,7 @@ from seog.scoring.fit import DEFAULT as FIT_DEFAULT
 from seog.scoring.fit import Fit, FitSettings, fit_record
 from seog.scoring.request import ScoreRequest
 from seog.scoring.result import parse_result
+from seog.scoring.rulings import bent_four_in_the_corner
 
 OPEN_INTERIOR = 5  # neutral empty points whose neighbours are all neutral and empty: this many, joined, is open board
 
@@ -76,7 +77,9 @@ def decide_position(request: ScoreRequest, topology: Topology, model: Model | No
         without = decide_blocks(request, topology, model, finished=True, eye_shape=False, reading=reading)
         opened = open_board(request, count_request(request, topology, without))
     if opened is None:
-        return Decision(statuses, counted, Finish.FINISHED, None, by_model)
+        ruled = bent_four_in_the_corner(topology, statuses, request.rules) if by_model else statuses
+        counted = counted if ruled is statuses else count_request(request, topology, ruled)
+        return Decision(ruled, counted, Finish.FINISHED, None, by_model)
     if decided_by_eye_shape(request, model, statuses):  # not a finished position after all: decide it as one
         unfinished = read_blocks(request, topology, model, finished=False) if reads_finished(model) else reading
         statuses = decide_blocks(request, topology, model, finished=False, reading=unfinished)

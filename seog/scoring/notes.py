@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from seog.classifiers.vocabulary import Finish
+from seog.classifiers.vocabulary import BlockStatus, Finish, Source
 from seog.features.coords import COLOR_NAMES, index_to_gtp
 from seog.scoring.count import Score
 from seog.scoring.decision import Decision, OpenBoard
@@ -20,15 +20,26 @@ NO_EYE_SHAPE_NOTE = "; the eye-shape rules did not run, the reader decided the g
 
 def score_notes(request: ScoreRequest, decision: Decision) -> list[str]:
     """Every note of the answer but the record's gap, in order: the loader's, the stones read
-    dead the rules count as they stand, open borders, a position the record (or the caller)
+    dead the rules count as they stand, the groups a ruling killed, open borders, a position the record (or the caller)
     says is not finished, and what the recorded result did."""
     read = "marked dead" if request.dead is not None else "seog reads as dead"
     said = request.unfinished if decision.finish is Finish.SAID else ""
     # where the record says why, its note says the passes did not run
     unread = decision.by_model and decision.finish is Finish.OPEN_BORDERS
     return (list(request.notes) + kept_notes(decision.counted, read)
-            + open_border_notes(decision.open_board, unread) + unfinished_notes(said, decision.by_model)
+            + ruling_notes(decision.statuses, request.size) + open_border_notes(decision.open_board, unread) + unfinished_notes(said, decision.by_model)
             + record_fit_notes(decision.fit, request.size))
+
+
+def ruling_notes(statuses: list[BlockStatus], size: int) -> list[str]:
+    """The note on the groups the Japanese ruling on bent four in the corner turned dead (none
+    when it turned none): their stones, so that the players see what the ruling took."""
+    ruled = [st.points for st in statuses if st.source is Source.RULING]
+    if not ruled:
+        return []
+    stones = vertices(np.concatenate(ruled), size)
+    return [f"dead by the Japanese ruling on bent four in the corner: {len(stones)} stone"
+            f"{'' if len(stones) == 1 else 's'} ({', '.join(stones)}), whose only eye space is that shape"]
 
 
 def record_fit_notes(fit: Fit | None, size: int) -> list[str]:

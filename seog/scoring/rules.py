@@ -1,19 +1,21 @@
 """Rule sets: how a final position becomes points, and how RU strings map onto them.
 
-| rules | counts | handicap compensation to White | dead stones removed | superko | suicide |
-|---|---|---|---|---|---|
-| japanese, korean | territory + prisoners + dead stones; no territory in seki, nor on the points a group must fill once the dame are filled (``count.protective_points``) | none | yes | none: a cycle is no result | no |
-| chinese | area (stones + territory) | one point per handicap stone | yes | positional | no |
-| aga | area | handicap - 1 | yes | situational | no |
-| nz | area | none | yes | situational | yes |
-| tromp-taylor | area | none | no: every stone on the board counts | positional | yes |
+| rules | counts | handicap compensation to White | dead stones removed | superko | suicide | bent four in the corner |
+|---|---|---|---|---|---|---|
+| japanese, korean | territory + prisoners + dead stones; no territory in seki, nor on the points a group must fill once the dame are filled (``count.protective_points``) | none | yes | none: a cycle is no result | no | dead (japanese); as read (korean) |
+| chinese | area (stones + territory) | one point per handicap stone | yes | positional | no | as read |
+| aga | area | handicap - 1 | yes | situational | no | as read |
+| nz | area | none | yes | situational | yes | as read |
+| tromp-taylor | area | none | no: every stone on the board counts | positional | yes | as read |
 
 Superko is for refereeing moves, not for the count: *positional* forbids a move that
 recreates any earlier position of the game, *situational* one that recreates an earlier position
 with the same player to move. *Suicide*: a move that leaves its own block without a liberty takes
 that block off (the opponent's prisoners). A single stone's suicide leaves the board as it was:
 positional superko forbids it, situational superko only when that position, with the opponent to
-move, has occurred before (after a pass, say).
+move, has occurred before (after a pass, say). *Bent four in the corner*: dead without play by
+the Japanese ruling; the Korean rules make it hang on the ko threats, which a final position
+does not show, and area rules play it out, so there the count takes it as read.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ class Rules:
     points enclosed by a group in seki count as territory (when False, protective points do not
     count either: both follow from the Japanese rule that the game ends with the dame filled);
     ``superko``: 'none', 'positional' or 'situational'; ``suicide``: a move may take off its own
-    block (the module's table)."""
+    block (the module's table); ``bent_four_dead``: a group whose only eye space is the bent four
+    in the corner is dead without play (the Japanese ruling, ``scoring.rulings``)."""
 
     name: str
     area: bool
@@ -42,6 +45,7 @@ class Rules:
     default_komi: float = 7.5
     superko: str = "none"
     suicide: bool = False
+    bent_four_dead: bool = False
 
     def komi_for(self, handicap: int = 0) -> float:
         """The komi when none is given: the rules' even-game komi, or HANDICAP_KOMI with a handicap
@@ -57,7 +61,7 @@ class Rules:
 HANDICAP_KOMI = 0.5  # the komi of handicap (and no-komi) games: the half point only breaks a tie
 
 RULES = {
-    "japanese": Rules("japanese", area=False, seki_territory=False, default_komi=6.5),
+    "japanese": Rules("japanese", area=False, seki_territory=False, default_komi=6.5, bent_four_dead=True),
     "korean": Rules("korean", area=False, seki_territory=False, default_komi=6.5),
     "chinese": Rules("chinese", area=True, handicap_bonus="per-stone", superko="positional"),
     "aga": Rules("aga", area=True, handicap_bonus="per-stone-minus-one", superko="situational"),
