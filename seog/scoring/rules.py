@@ -14,8 +14,8 @@ with the same player to move. *Suicide*: a move that leaves its own block withou
 that block off (the opponent's prisoners). A single stone's suicide leaves the board as it was:
 positional superko forbids it, situational superko only when that position, with the opponent to
 move, has occurred before (after a pass, say). *Bent four in the corner*: dead without play by
-the Japanese ruling; the Korean rules make it hang on the ko threats, which a final position
-does not show, and area rules play it out, so there the count takes it as read.
+the Japanese ruling; the Korean rules weigh the ko threats, which a final position does not
+show, and area rules play it out, so there the count takes it as read.
 """
 
 from __future__ import annotations
