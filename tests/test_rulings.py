@@ -66,6 +66,19 @@ OPEN_DAME = """
     . . . . . . . . .
 """
 
+# Black's stone at E9 is in atari: White takes it at F9 and has an eye there beside the corner.
+ATARI_IN_THE_WALL = """
+    . . . O X . X . .
+    . O O O O X X . .
+    O O X X X X . . .
+    X X X . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+
 
 def ruled(picture: str, dead=()) -> list[list[int]]:
     """The groups the ruling kills, every block read alive but the ids in ``dead``."""
@@ -79,8 +92,8 @@ def test_a_group_whose_only_eye_space_is_bent_four_in_the_corner_is_ruled_dead(p
     assert ruled(picture) == [[at(topo, 0, 3).id]]
 
 
-@pytest.mark.parametrize("picture", [SIDE, MIDDLE, SECOND_EYE])
-def test_bent_four_on_the_side_in_the_middle_or_beside_another_eye_is_no_ruling(picture):
+@pytest.mark.parametrize("picture", [SIDE, MIDDLE, SECOND_EYE, ATARI_IN_THE_WALL])
+def test_bent_four_on_the_side_in_the_middle_beside_another_eye_or_a_stone_to_take_is_no_ruling(picture):
     assert ruled(picture) == []
 
 
