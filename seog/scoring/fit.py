@@ -4,7 +4,8 @@ A record whose RE gives a count (``W+56.5``) says more about its dead stones tha
 reading whose count differs from it has read a group wrong (or the players agreed otherwise).
 ``fit_record`` looks for the most probable set of turns that makes the count equal the record:
 
-    units      the blocks no proof settles (not Benson's, the static pass's or the caller's), as
+    units      the blocks no proof settles (not Benson's, the static pass's, a ruling's, the
+               marks' or the caller's), as
                groups: the blocks of one chain that share a status, and each block alone
     cost       a unit's cost is the nets' confidence in its status as read, as log-odds (the
                largest of its blocks'): turning a block read at p 0.6 costs little, at 0.99 much
@@ -32,7 +33,7 @@ from seog.scoring.count import count
 from seog.scoring.result import FitOutcome
 from seog.scoring.rules import Rules
 
-PROVEN = frozenset({Source.BENSON, Source.ATARI, Source.MARKUP, Source.OVERRIDE})
+PROVEN = frozenset({Source.BENSON, Source.ATARI, Source.MARKUP, Source.OVERRIDE, Source.RULING})
 
 
 @dataclass(frozen=True)
