@@ -70,18 +70,22 @@ def liberties_of(group: list[Block]) -> set[int]:
     return set().union(*(blk.libs for blk in group))
 
 
-def eye_regions(board: SearchBoard, group: list[Block]) -> tuple[list[Region], set[int]]:
-    """The group's eye regions, and its liberties that lie in open board (no region)."""
+def eye_regions(board: SearchBoard, group: list[Block],
+                captives: frozenset[int] = frozenset()) -> tuple[list[Region], set[int]]:
+    """The group's eye regions, and its liberties that lie in open board (no region). An opponent's
+    block is a captive inside a region when it has at most two liberties or its first stone is in
+    ``captives`` (blocks read dead beforehand, whatever their liberties)."""
     color, around = board.color, board.neighbours
     own = group[0].color
     stones = stones_of(group)
-    starts = set(liberties_of(group))
-    for p in stones:
-        starts.update(q for q in around[p] if color[q] == -own and len(board.block[q].libs) <= CAPTIVE_LIBERTIES)
-    seen: set[int] = set()
 
     def captive(blk: Block) -> bool:
-        return len(blk.libs) <= CAPTIVE_LIBERTIES
+        return len(blk.libs) <= CAPTIVE_LIBERTIES or blk.stones[0] in captives
+
+    starts = set(liberties_of(group))
+    for p in stones:
+        starts.update(q for q in around[p] if color[q] == -own and captive(board.block[q]))
+    seen: set[int] = set()
 
     regions: list[Region] = []
     open_libs: set[int] = set()
