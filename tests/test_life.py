@@ -139,6 +139,20 @@ X . O O . X O . .
 X . . . . X O . .
 """
 
+# Black's territory along the bottom (17 points) is walled by three blocks that White's E3 keeps
+# apart: each borders a territory only Black's stones surround, which is two eyes for each.
+SHARED_TERRITORY = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+O O O O O O O O O
+X X X X O X X X X
+. . . . X . . . .
+. . . . . . . . .
+"""
+
 
 def read(picture: str):
     b = SearchBoard.from_rows(picture)
@@ -280,3 +294,11 @@ def test_dead_stones_with_many_liberties_inside_a_groups_area_are_its_eye_space(
     assert dead_around(b, at("A4")) == {b.block[at("C2")].stones[0]}  # the white pair cannot live
     assert owl_attack(b, at("A4")).code == Code.LOSS
     assert status(b, at("A4"))[0] == Status.ALIVE
+
+
+def test_a_group_that_shares_its_territory_with_living_friends_is_not_killed():
+    b, at, _ = read(SHARED_TERRITORY)
+    assert len(group_of(b, at("A3"))) == 1  # White's E3 cuts it from its friends
+    for vertex in ("A3", "E2", "F3"):
+        assert owl_attack(b, at(vertex)).code == Code.LOSS
+        assert status(b, at(vertex))[0] == Status.ALIVE

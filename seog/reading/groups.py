@@ -19,17 +19,19 @@ from seog.features.coords import BORDER, EMPTY
 from seog.reading.board import Block, SearchBoard
 
 MAX_REGION = 12
+MAX_TERRITORY = 60
 CAPTIVE_LIBERTIES = 2
 
 
 @dataclass(frozen=True)
 class Region:
-    """An eye region: its points, the opponent's stones among them, and whether the group alone
-    walls it in."""
+    """An eye region: its points, the opponent's stones among them, whether the group alone walls
+    it in, and whether stones of the group's colour alone do (the group's and its friends')."""
 
     points: tuple[int, ...]
     stones: tuple[int, ...]
     walled: bool
+    enclosed: bool = False
 
 
 def group_of(board: SearchBoard, point: int) -> list[Block]:
@@ -74,7 +76,9 @@ def eye_regions(board: SearchBoard, group: list[Block],
                 captives: frozenset[int] = frozenset()) -> tuple[list[Region], set[int]]:
     """The group's eye regions, and its liberties that lie in open board (no region). An opponent's
     block is a captive inside a region when it has at most two liberties or its first stone is in
-    ``captives`` (blocks read dead beforehand, whatever their liberties)."""
+    ``captives`` (blocks read dead beforehand, whatever their liberties). A region past
+    ``MAX_REGION`` points is kept (``enclosed``: a territory) when only the group's colour walls it
+    and it holds no opponent stones but ``captives``, up to ``MAX_TERRITORY`` points."""
     color, around = board.color, board.neighbours
     own = group[0].color
     stones = stones_of(group)
@@ -92,9 +96,9 @@ def eye_regions(board: SearchBoard, group: list[Block],
     for start in sorted(starts):
         if start in seen:
             continue
-        found, todo, walled = [start], [start], True
+        found, todo, walled, enclosed = [start], [start], True, True
         inside = {start}
-        while todo and len(found) <= MAX_REGION:
+        while todo and len(found) <= (MAX_TERRITORY if enclosed else MAX_REGION):
             p = todo.pop()
             for q in around[p]:
                 v = color[q]
@@ -104,17 +108,24 @@ def eye_regions(board: SearchBoard, group: list[Block],
                     walled = walled and q in stones
                     continue
                 if v == -own and not captive(board.block[q]):
-                    walled = False
+                    walled = enclosed = False
                     continue
                 inside.add(q)
                 found.append(q)
                 todo.append(q)
         seen |= inside
-        if len(found) > MAX_REGION:
+        if todo or (len(found) > MAX_REGION and not (enclosed and _bare(board, found, captives))):
             open_libs |= inside & starts
             continue
-        regions.append(Region(tuple(sorted(found)), tuple(p for p in sorted(found) if color[p] != EMPTY), walled))
+        regions.append(Region(tuple(sorted(found)), tuple(p for p in sorted(found) if color[p] != EMPTY),
+                              walled and len(found) <= MAX_REGION, enclosed))
     return regions, open_libs
+
+
+def _bare(board: SearchBoard, points, captives: frozenset[int]) -> bool:
+    """Do the points hold no opponent stones but blocks read dead beforehand?"""
+    color, block = board.color, board.block
+    return all(color[p] == EMPTY or block[p].stones[0] in captives for p in points)
 
 
 def cells_and_sides(points, size: int) -> tuple[frozenset[tuple[int, int]], str]:

@@ -17,6 +17,8 @@ the board's Zobrist key. Its leaves:
 
 Before the search, the opponent's blocks of three or more liberties in the group's area that
 cannot live even moving first (``dead_around``) are captives: eye space of the group, not a wall.
+A region of more than ``groups.MAX_REGION`` points that stones of the group's colour alone wall
+in (its friends' too) and that holds no opponent stones but those is a territory: two eyes.
 
 A line that takes a ko wins at best by ko (each side may take a ko back once in a line, as after a
 threat it does not play): such results are ``KO_A``/``KO_B``, never ``WIN``. A line cut short by the
@@ -34,7 +36,7 @@ from seog.features.coords import BLACK, BORDER, EMPTY, WHITE
 from seog.reading import tactics
 from seog.reading.board import SearchBoard
 from seog.reading.eye_shapes import MAX_CELLS, lookup
-from seog.reading.groups import cells_and_sides, eye_regions, group_of, liberties_of, stones_of
+from seog.reading.groups import MAX_REGION, cells_and_sides, eye_regions, group_of, liberties_of, stones_of
 from seog.reading.results import Code, Result, Status
 
 
@@ -66,7 +68,7 @@ class OwlLimits:
     tactical_depth: int = 2
     tactical_nodes: int = 200
     captive_reach: int = 40
-    captive_blocks: int = 4
+    captive_blocks: int = 6
     captive_nodes: int = 150
 
 
@@ -125,6 +127,7 @@ def dead_around(board: SearchBoard, point: int, limits: OwlLimits = DEFAULT_LIMI
                 if len(blk.libs) > 2 and all(b is not blk for b in found):
                     found.append(blk)
     dead = []
+    found.sort(key=lambda blk: len(blk.stones))  # the smallest first: dead stones are mostly few
     for blk in found[:limits.captive_blocks]:
         search = _Owl(board, blk.stones[0], limits.captive_nodes, limits)
         if search.defend(False, False).code == Code.LOSS:
@@ -308,10 +311,10 @@ class _Owl:
         region_points: list[int] = []
         for region in regions:
             region_points += [p for p in region.points if board.color[p] == EMPTY]
-            if not region.walled:
+            if not (region.walled or (region.enclosed and len(region.points) > MAX_REGION)):
                 continue
             lo, hi, att, dfn = self._region_value(region, size)
-            if lo == 2 and len(region.points) > 1 and self._walls(region) > 1:
+            if lo == 2 and 1 < len(region.points) <= MAX_REGION and self._walls(region) > 1:
                 lo = 1  # blocks that share the space may be cut apart inside it: not two sure eyes
             least += lo
             most_gain = max(most_gain, hi - lo)
