@@ -13,7 +13,7 @@ from seog.gtp.client import GtpEngine
 from seog.gtp.referee import GtpReferee, Referee
 from seog.reading.board import SearchBoard
 from seog.reading.groups import group_of
-from seog.reading.life import does_attack, does_defend, owl_attack, owl_defend, status
+from seog.reading.life import dead_around, does_attack, does_defend, owl_attack, owl_defend, status
 from seog.reading.results import Code, Status
 
 SUITES = DATA / "gnugo-regression"
@@ -122,6 +122,34 @@ IN_THE_OPEN = """
 . . . . X O . . .
 . . . . . . . . .
 . . . . . . . . .
+. . . . . . . . .
+"""
+
+# Black's corner holds two dead white stones with six liberties, walled in by Black alone: they
+# are Black's eye space (Black takes them at leisure), not a wall that leaves Black eyeless.
+DEAD_STONES_INSIDE = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+O O O O O O O . .
+X X X X X X O . .
+X . . . . X O . .
+X . O O . X O . .
+X . . . . X O . .
+"""
+
+# Black's territory along the bottom (17 points) is walled by three blocks that White's E3 keeps
+# apart: each borders a territory only Black's stones surround, which is two eyes for each.
+SHARED_TERRITORY = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+O O O O O O O O O
+X X X X O X X X X
+. . . . X . . . .
 . . . . . . . . .
 """
 
@@ -259,3 +287,18 @@ def test_gtp_reads_a_straight_three_with_the_attacker_on_its_vital_point_dead():
     ok(gtp, "play white B1")
     assert ok(gtp, "dragon_status A2") == "dead"
     assert ok(gtp, "owl_defend A2") == "0"
+
+
+def test_dead_stones_with_many_liberties_inside_a_groups_area_are_its_eye_space():
+    b, at, name = read(DEAD_STONES_INSIDE)
+    assert dead_around(b, at("A4")) == {b.block[at("C2")].stones[0]}  # the white pair cannot live
+    assert owl_attack(b, at("A4")).code == Code.LOSS
+    assert status(b, at("A4"))[0] == Status.ALIVE
+
+
+def test_a_group_that_shares_its_territory_with_living_friends_is_not_killed():
+    b, at, _ = read(SHARED_TERRITORY)
+    assert len(group_of(b, at("A3"))) == 1  # White's E3 cuts it from its friends
+    for vertex in ("A3", "E2", "F3"):
+        assert owl_attack(b, at(vertex)).code == Code.LOSS
+        assert status(b, at(vertex))[0] == Status.ALIVE

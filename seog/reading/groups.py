@@ -19,17 +19,19 @@ from seog.features.coords import BORDER, EMPTY
 from seog.reading.board import Block, SearchBoard
 
 MAX_REGION = 12
+MAX_TERRITORY = 60
 CAPTIVE_LIBERTIES = 2
 
 
 @dataclass(frozen=True)
 class Region:
-    """An eye region: its points, the opponent's stones among them, and whether the group alone
-    walls it in."""
+    """An eye region: its points, the opponent's stones among them, whether the group alone walls
+    it in, and whether stones of the group's colour alone do (the group's and its friends')."""
 
     points: tuple[int, ...]
     stones: tuple[int, ...]
     walled: bool
+    enclosed: bool = False
 
 
 def group_of(board: SearchBoard, point: int) -> list[Block]:
@@ -70,27 +72,33 @@ def liberties_of(group: list[Block]) -> set[int]:
     return set().union(*(blk.libs for blk in group))
 
 
-def eye_regions(board: SearchBoard, group: list[Block]) -> tuple[list[Region], set[int]]:
-    """The group's eye regions, and its liberties that lie in open board (no region)."""
+def eye_regions(board: SearchBoard, group: list[Block],
+                captives: frozenset[int] = frozenset()) -> tuple[list[Region], set[int]]:
+    """The group's eye regions, and its liberties that lie in open board (no region). An opponent's
+    block is a captive inside a region when it has at most two liberties or its first stone is in
+    ``captives`` (blocks read dead beforehand, whatever their liberties). A region past
+    ``MAX_REGION`` points is kept (``enclosed``: a territory) when only the group's colour walls it
+    and it holds no opponent stones but ``captives``, up to ``MAX_TERRITORY`` points."""
     color, around = board.color, board.neighbours
     own = group[0].color
     stones = stones_of(group)
-    starts = set(liberties_of(group))
-    for p in stones:
-        starts.update(q for q in around[p] if color[q] == -own and len(board.block[q].libs) <= CAPTIVE_LIBERTIES)
-    seen: set[int] = set()
 
     def captive(blk: Block) -> bool:
-        return len(blk.libs) <= CAPTIVE_LIBERTIES
+        return len(blk.libs) <= CAPTIVE_LIBERTIES or blk.stones[0] in captives
+
+    starts = set(liberties_of(group))
+    for p in stones:
+        starts.update(q for q in around[p] if color[q] == -own and captive(board.block[q]))
+    seen: set[int] = set()
 
     regions: list[Region] = []
     open_libs: set[int] = set()
     for start in sorted(starts):
         if start in seen:
             continue
-        found, todo, walled = [start], [start], True
+        found, todo, walled, enclosed = [start], [start], True, True
         inside = {start}
-        while todo and len(found) <= MAX_REGION:
+        while todo and len(found) <= (MAX_TERRITORY if enclosed else MAX_REGION):
             p = todo.pop()
             for q in around[p]:
                 v = color[q]
@@ -100,17 +108,24 @@ def eye_regions(board: SearchBoard, group: list[Block]) -> tuple[list[Region], s
                     walled = walled and q in stones
                     continue
                 if v == -own and not captive(board.block[q]):
-                    walled = False
+                    walled = enclosed = False
                     continue
                 inside.add(q)
                 found.append(q)
                 todo.append(q)
         seen |= inside
-        if len(found) > MAX_REGION:
+        if todo or (len(found) > MAX_REGION and not (enclosed and _bare(board, found, captives))):
             open_libs |= inside & starts
             continue
-        regions.append(Region(tuple(sorted(found)), tuple(p for p in sorted(found) if color[p] != EMPTY), walled))
+        regions.append(Region(tuple(sorted(found)), tuple(p for p in sorted(found) if color[p] != EMPTY),
+                              walled and len(found) <= MAX_REGION, enclosed))
     return regions, open_libs
+
+
+def _bare(board: SearchBoard, points, captives: frozenset[int]) -> bool:
+    """Do the points hold no opponent stones but blocks read dead beforehand?"""
+    color, block = board.color, board.block
+    return all(color[p] == EMPTY or block[p].stones[0] in captives for p in points)
 
 
 def cells_and_sides(points, size: int) -> tuple[frozenset[tuple[int, int]], str]:

@@ -15,6 +15,11 @@ the board's Zobrist key. Its leaves:
 - *seki*: the defender may pass once the attacker has played; when no attacker move then kills,
   the group lives.
 
+Before the search, the opponent's blocks of three or more liberties in the group's area that
+cannot live even moving first (``dead_around``) are captives: eye space of the group, not a wall.
+A region of more than ``groups.MAX_REGION`` points that stones of the group's colour alone wall
+in (its friends' too) and that holds no opponent stones but those is a territory: two eyes.
+
 A line that takes a ko wins at best by ko (each side may take a ko back once in a line, as after a
 threat it does not play): such results are ``KO_A``/``KO_B``, never ``WIN``. A line cut short by the
 node budget or the depth leaves the group alive when its regions could give two eyes with the
@@ -31,7 +36,7 @@ from seog.features.coords import BLACK, BORDER, EMPTY, WHITE
 from seog.reading import tactics
 from seog.reading.board import SearchBoard
 from seog.reading.eye_shapes import MAX_CELLS, lookup
-from seog.reading.groups import cells_and_sides, eye_regions, group_of, stones_of
+from seog.reading.groups import MAX_REGION, cells_and_sides, eye_regions, group_of, liberties_of, stones_of
 from seog.reading.results import Code, Result, Status
 
 
@@ -48,6 +53,9 @@ class OwlLimits:
     horizon_room: free points (see escape_room) that keep a group alive where a line is cut short.
     tactical_depth: how many moves deep the block's tactical attack and defence are tried first.
     tactical_nodes: the budget of each of those tactical searches.
+    captive_reach: points of the area around the group searched for the opponent's blocks to read.
+    captive_blocks: the most of those blocks read, each with ``captive_nodes`` moves: one that
+        cannot live even moving first is a captive, eye space of the group like a block in atari.
     """
 
     nodes: int = 600
@@ -59,6 +67,9 @@ class OwlLimits:
     horizon_room: int = 4
     tactical_depth: int = 2
     tactical_nodes: int = 200
+    captive_reach: int = 40
+    captive_blocks: int = 6
+    captive_nodes: int = 150
 
 
 DEFAULT_LIMITS = OwlLimits()
@@ -82,14 +93,46 @@ class Eyes:
 def owl_attack(board: SearchBoard, point: int, nodes: int | None = None,
                limits: OwlLimits = DEFAULT_LIMITS) -> Result:
     """Can the group at ``point`` be killed, its opponent moving first? The board is left as it was."""
-    return _Owl(board, point, nodes, limits).attack(False, False)
+    return _Owl(board, point, nodes, limits, dead_around(board, point, limits)).attack(False, False)
 
 
 def owl_defend(board: SearchBoard, point: int, nodes: int | None = None,
                limits: OwlLimits = DEFAULT_LIMITS) -> Result:
     """Can the owner of the group at ``point`` make it live, moving first? A group that lives as it
     stands is saved (WIN) with no move."""
-    return _Owl(board, point, nodes, limits).defend(False, False)
+    return _Owl(board, point, nodes, limits, dead_around(board, point, limits)).defend(False, False)
+
+
+def dead_around(board: SearchBoard, point: int, limits: OwlLimits = DEFAULT_LIMITS) -> frozenset[int]:
+    """The first stones of the opponent's blocks of three or more liberties in the area around the
+    group at ``point`` (empty points and opponent stones reached from its liberties) that cannot
+    live even moving first, read on their own (no dead stones around them): dead stones inside
+    the group's area are its eye space, not a wall."""
+    own = board.color[point]
+    if own not in (BLACK, WHITE):
+        raise ValueError("there is no stone at that point to read")
+    color, around = board.color, board.neighbours
+    todo = sorted(liberties_of(group_of(board, point)))
+    seen = set(todo)
+    found: list = []
+    while todo and len(seen) < limits.captive_reach:
+        p = todo.pop(0)
+        for q in around[p]:
+            if q in seen or color[q] in (own, BORDER):
+                continue
+            seen.add(q)
+            todo.append(q)
+            if color[q] == -own:
+                blk = board.block[q]
+                if len(blk.libs) > 2 and all(b is not blk for b in found):
+                    found.append(blk)
+    dead = []
+    found.sort(key=lambda blk: len(blk.stones))  # the smallest first: dead stones are mostly few
+    for blk in found[:limits.captive_blocks]:
+        search = _Owl(board, blk.stones[0], limits.captive_nodes, limits)
+        if search.defend(False, False).code == Code.LOSS:
+            dead.append(blk.stones[0])
+    return frozenset(dead)
 
 
 def does_attack(board: SearchBoard, move: int, point: int, nodes: int | None = None,
@@ -126,7 +169,7 @@ def _after_move(board: SearchBoard, move: int, point: int, mover: int, nodes, li
     try:
         if board.color[point] != owner:
             return Code.WIN if mover != owner else Code.LOSS
-        search = _Owl(board, point, nodes, limits)
+        search = _Owl(board, point, nodes, limits, dead_around(board, point, limits))
         if mover == owner:
             return search.attack(False, False).code.reversed()
         return search.defend(False, False).code.reversed()
@@ -142,7 +185,8 @@ def _shape_value(cells: frozenset, sides: str, stones: frozenset):
 class _Owl:
     """One search about one group: the board, the budget, the transposition table."""
 
-    def __init__(self, board: SearchBoard, point: int, nodes: int | None, limits: OwlLimits) -> None:
+    def __init__(self, board: SearchBoard, point: int, nodes: int | None, limits: OwlLimits,
+                 captives: frozenset[int] = frozenset()) -> None:
         if board.color[point] not in (BLACK, WHITE):
             raise ValueError("there is no stone at that point to read")
         self.board = board
@@ -155,6 +199,7 @@ class _Owl:
         self.cut = 0
         self.table: dict[tuple, Result] = {}
         self.start = board.depth()
+        self.captives = captives
 
     # ---- the search ---------------------------------------------------------------------
     def _captured(self) -> bool:
@@ -259,17 +304,17 @@ class _Owl:
     def _eyes(self, group) -> Eyes:
         board = self.board
         size = board.size
-        regions, open_libs = eye_regions(board, group)
+        regions, open_libs = eye_regions(board, group, self.captives)
         least = most_gain = 0
         attack_points: list[int] = []
         defence_points: list[int] = []
         region_points: list[int] = []
         for region in regions:
             region_points += [p for p in region.points if board.color[p] == EMPTY]
-            if not region.walled:
+            if not (region.walled or (region.enclosed and len(region.points) > MAX_REGION)):
                 continue
             lo, hi, att, dfn = self._region_value(region, size)
-            if lo == 2 and len(region.points) > 1 and self._walls(region) > 1:
+            if lo == 2 and 1 < len(region.points) <= MAX_REGION and self._walls(region) > 1:
                 lo = 1  # blocks that share the space may be cut apart inside it: not two sure eyes
             least += lo
             most_gain = max(most_gain, hi - lo)
@@ -293,15 +338,17 @@ class _Owl:
     def _region_value(self, region, size: int) -> tuple[int, int, int | None, int | None]:
         """(least, most, attack point, defence point) of one walled region."""
         board = self.board
-        if len(region.points) == 1 and not region.stones:
+        # a block read dead beforehand is taken at leisure: its points count as the space's own
+        live = [p for p in region.stones if board.block[p].stones[0] not in self.captives]
+        if len(region.points) == 1 and not live:
             return self._one_point_eye(region.points[0])
         if len(region.points) > MAX_CELLS:
-            return (2, 2, None, None) if not region.stones else (0, 2, None, None)
-        if len(region.stones) > 1:
+            return (2, 2, None, None) if not live else (0, 2, None, None)
+        if len(live) > 1:
             return 0, 1, None, None
         cells, sides = cells_and_sides(region.points, size)
         to_point = {coords.from_flat(p, size): p for p in region.points}
-        stones = frozenset(coords.from_flat(p, size) for p in region.stones)
+        stones = frozenset(coords.from_flat(p, size) for p in live)
         value = _shape_value(cells, sides, stones)
         if value is None:
             return 0, 1, None, None
