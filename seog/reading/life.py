@@ -28,6 +28,7 @@ defender moving, or it keeps ``horizon_liberties`` liberties in open board.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -223,28 +224,14 @@ class _Owl:
         if known is not None:
             return known
         cut_before = self.cut
-        best = Result(Code.LOSS)
-        for move in self._attack_moves(group, eyes):
-            took_back = False
-            if not board.try_play(self.attacker, move):
-                if move != board.ko or attacker_took_back or not board.try_play(self.attacker, move, True):
-                    continue
-                took_back = True
-            self.nodes += 1
-            made_ko = board.ko is not None
+
+        def reply(took_back: bool) -> Code:
             if self._captured():
-                code = Code.WIN
-            else:
-                code = self.defend(attacker_took_back or took_back, defender_took_back).code.reversed()
-            board.undo()
-            if took_back:
-                code = code.capped(Code.KO_B)
-            elif made_ko and defender_took_back:  # else the child read its take-back
-                code = code.capped(Code.KO_A)
-            if code.strength > best.code.strength:
-                best = Result(code, move)
-                if code == Code.WIN:
-                    break
+                return Code.WIN
+            return self.defend(attacker_took_back or took_back, defender_took_back).code.reversed()
+
+        best = self._best_move(self.attacker, self._attack_moves(group, eyes), attacker_took_back,
+                               defender_took_back, reply)
         if self.cut == cut_before:
             self.table[key] = best
         return best
@@ -264,35 +251,48 @@ class _Owl:
         if known is not None:
             return known
         cut_before = self.cut
-        best = Result(Code.LOSS)
         moves: list[int | None] = list(self._defence_moves(group, eyes))
         if board.depth() > self.start:
             moves.append(None)  # a pass: the attacker cannot approach (seki), or need not be answered
+
+        def reply(took_back: bool) -> Code:
+            if self._captured():
+                return Code.LOSS
+            return self.attack(attacker_took_back, defender_took_back or took_back).code.reversed()
+
+        best = self._best_move(self.defender, moves, defender_took_back, attacker_took_back, reply)
+        if self.cut == cut_before:
+            self.table[key] = best
+        return best
+
+    def _best_move(self, colour: int, moves: list[int | None], took_back_before: bool, other_took_back: bool,
+                   reply: Callable[[bool], Code]) -> Result:
+        """The best of ``moves`` for ``colour`` (None a pass), from a loss up: each played (a ko taken
+        back at once only where ``colour`` has not yet in this line) and answered by
+        ``reply(took_back)``, the code for ``colour``; a win that takes back a ko is a ko's win at
+        best, and so is one that makes a ko once the other side has taken one back."""
+        board = self.board
+        best = Result(Code.LOSS)
         for move in moves:
             took_back = False
             if move is None:
-                board.try_play(self.defender, None)
-            elif not board.try_play(self.defender, move):
-                if move != board.ko or defender_took_back or not board.try_play(self.defender, move, True):
+                board.try_play(colour, None)
+            elif not board.try_play(colour, move):
+                if move != board.ko or took_back_before or not board.try_play(colour, move, True):
                     continue
                 took_back = True
             self.nodes += 1
             made_ko = move is not None and board.ko is not None
-            if self._captured():
-                code = Code.LOSS
-            else:
-                code = self.attack(attacker_took_back, defender_took_back or took_back).code.reversed()
+            code = reply(took_back)
             board.undo()
             if took_back:
                 code = code.capped(Code.KO_B)
-            elif made_ko and attacker_took_back:
+            elif made_ko and other_took_back:
                 code = code.capped(Code.KO_A)
             if code.strength > best.code.strength:
                 best = Result(code, move)
                 if code == Code.WIN:
                     break
-        if self.cut == cut_before:
-            self.table[key] = best
         return best
 
     def _lives_at_horizon(self, eyes: Eyes) -> bool:
