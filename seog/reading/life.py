@@ -28,7 +28,6 @@ defender moving, or it keeps ``horizon_liberties`` liberties in open board.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -39,6 +38,7 @@ from seog.reading.board import SearchBoard
 from seog.reading.eye_shapes import MAX_CELLS, lookup
 from seog.reading.groups import MAX_REGION, cells_and_sides, eye_regions, group_of, liberties_of, stones_of
 from seog.reading.results import Code, Result, Status
+from seog.reading.search import Search
 
 
 @dataclass(frozen=True)
@@ -183,23 +183,14 @@ def _shape_value(cells: frozenset, sides: str, stones: frozenset):
     return lookup(cells, sides, stones)
 
 
-class _Owl:
-    """One search about one group: the board, the budget, the transposition table."""
+class _Owl(Search):
+    """One search about one group: can it be killed? ``captives``: opponent stones inside its
+    area read dead beforehand, counted as its eye space."""
 
     def __init__(self, board: SearchBoard, point: int, nodes: int | None, limits: OwlLimits,
                  captives: frozenset[int] = frozenset()) -> None:
-        if board.color[point] not in (BLACK, WHITE):
-            raise ValueError("there is no stone at that point to read")
-        self.board = board
-        self.anchor = point
-        self.defender = board.color[point]
-        self.attacker = -self.defender
+        super().__init__(board, point, limits.nodes if nodes is None else nodes)
         self.limits = limits
-        self.budget = limits.nodes if nodes is None else nodes
-        self.nodes = 0
-        self.cut = 0
-        self.table: dict[tuple, Result] = {}
-        self.start = board.depth()
         self.captives = captives
 
     # ---- the search ---------------------------------------------------------------------
@@ -230,8 +221,9 @@ class _Owl:
                 return Code.WIN
             return self.defend(attacker_took_back or took_back, defender_took_back).code.reversed()
 
-        best = self._best_move(self.attacker, self._attack_moves(group, eyes), attacker_took_back,
-                               defender_took_back, reply)
+        # a ko made caps the win only after the defender's take-back: else the reply reads the ko
+        best = self.best_move(self.attacker, self._attack_moves(group, eyes), Result(Code.LOSS),
+                              attacker_took_back, defender_took_back, reply)
         if self.cut == cut_before:
             self.table[key] = best
         return best
@@ -260,39 +252,10 @@ class _Owl:
                 return Code.LOSS
             return self.attack(attacker_took_back, defender_took_back or took_back).code.reversed()
 
-        best = self._best_move(self.defender, moves, defender_took_back, attacker_took_back, reply)
+        best = self.best_move(self.defender, moves, Result(Code.LOSS), defender_took_back, attacker_took_back,
+                              reply)
         if self.cut == cut_before:
             self.table[key] = best
-        return best
-
-    def _best_move(self, colour: int, moves: list[int | None], took_back_before: bool, other_took_back: bool,
-                   reply: Callable[[bool], Code]) -> Result:
-        """The best of ``moves`` for ``colour`` (None a pass), from a loss up: each played (a ko taken
-        back at once only where ``colour`` has not yet in this line) and answered by
-        ``reply(took_back)``, the code for ``colour``; a win that takes back a ko is a ko's win at
-        best, and so is one that makes a ko once the other side has taken one back."""
-        board = self.board
-        best = Result(Code.LOSS)
-        for move in moves:
-            took_back = False
-            if move is None:
-                board.try_play(colour, None)
-            elif not board.try_play(colour, move):
-                if move != board.ko or took_back_before or not board.try_play(colour, move, True):
-                    continue
-                took_back = True
-            self.nodes += 1
-            made_ko = move is not None and board.ko is not None
-            code = reply(took_back)
-            board.undo()
-            if took_back:
-                code = code.capped(Code.KO_B)
-            elif made_ko and other_took_back:
-                code = code.capped(Code.KO_A)
-            if code.strength > best.code.strength:
-                best = Result(code, move)
-                if code == Code.WIN:
-                    break
         return best
 
     def _lives_at_horizon(self, eyes: Eyes) -> bool:

@@ -17,12 +17,12 @@ runs out of nodes or depth judges the block by its liberties: taken in atari, sa
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from seog.features.coords import BLACK, EMPTY, WHITE
+from seog.features.coords import EMPTY
 from seog.reading.board import Block, SearchBoard
 from seog.reading.results import Code, Result
+from seog.reading.search import Search
 
 
 @dataclass(frozen=True)
@@ -78,22 +78,12 @@ def defend(board: SearchBoard, point: int, nodes: int | None = None, limits: Lim
     return _Search(board, point, nodes, limits).defend_root()
 
 
-class _Search:
-    """One search about one block: the board, the budget, the transposition table."""
+class _Search(Search):
+    """One search about one block: can it be captured?"""
 
     def __init__(self, board: SearchBoard, point: int, nodes: int | None, limits: Limits) -> None:
-        if board.color[point] not in (BLACK, WHITE):
-            raise ValueError("there is no stone at that point to read")
-        self.board = board
-        self.anchor = point
-        self.defender = board.color[point]
-        self.attacker = -self.defender
+        super().__init__(board, point, limits.nodes if nodes is None else nodes)
         self.limits = limits
-        self.budget = limits.nodes if nodes is None else nodes
-        self.nodes = 0
-        self.cut = 0  # how often a line was judged short of its end (budget or depth)
-        self.table: dict[tuple, Result] = {}
-        self.start = board.depth()
 
     # ---- roots ------------------------------------------------------------------------
     def attack_root(self) -> Result:
@@ -154,7 +144,8 @@ class _Search:
                 return Code.WIN
             return self._defend(attacker_took_back or took_back, defender_took_back).code.reversed()
 
-        best = self._best_move(self.attacker, self._attack_moves(blk, depth), fallback, attacker_took_back, reply)
+        best = self.best_move(self.attacker, self._attack_moves(blk, depth), fallback, attacker_took_back, True,
+                              reply)
         if self.cut == cut_before:
             self.table[key] = best
         return best
@@ -178,36 +169,10 @@ class _Search:
         def reply(took_back: bool) -> Code:
             return self._attack(attacker_took_back, defender_took_back or took_back).code.reversed()
 
-        best = self._best_move(self.defender, self._defence_moves(blk, depth), Result(Code.LOSS),
-                               defender_took_back, reply)
+        best = self.best_move(self.defender, self._defence_moves(blk, depth), Result(Code.LOSS),
+                              defender_took_back, True, reply)
         if self.cut == cut_before:
             self.table[key] = best
-        return best
-
-    def _best_move(self, colour: int, moves: list[int], best: Result, took_back_before: bool,
-                   reply: Callable[[bool], Code]) -> Result:
-        """The best of ``moves`` for ``colour``, from ``best`` up: each played (a ko taken back at
-        once only where ``colour`` has not yet in this line) and answered by ``reply(took_back)``,
-        the code for ``colour``; a win that takes a ko is a ko's win at best."""
-        board = self.board
-        for move in moves:
-            took_back = False
-            if not board.try_play(colour, move):
-                if move != board.ko or took_back_before or not board.try_play(colour, move, True):
-                    continue
-                took_back = True
-            self.nodes += 1
-            made_ko = board.ko is not None
-            code = reply(took_back)
-            board.undo()
-            if took_back:
-                code = code.capped(Code.KO_B)
-            elif made_ko:
-                code = code.capped(Code.KO_A)
-            if code.strength > best.code.strength:
-                best = Result(code, move)
-                if code == Code.WIN:
-                    break
         return best
 
     # ---- candidate moves ----------------------------------------------------------------
