@@ -28,6 +28,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from seog.classifiers import model_file, planes_cache
+from seog.classifiers.model_file import DEFAULT_MODEL as SHIPPED_MODEL
 from seog.classifiers.refiner import N_INPUTS, SWAP_INPUTS, Refiner
 
 EMPTY_WEIGHT = 0.3
@@ -216,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m seog.classifiers.train_refiner", description=__doc__.splitlines()[0])
     p.add_argument("--planes", nargs="+", default=["cache/planes.npz"],
                    help="planes caches from python -m seog.datasets.planes (a game in two is taken from the first)")
-    p.add_argument("--model", default="seog/models/default.npz", help="the model whose cascade built the cache")
+    p.add_argument("--model", default=str(SHIPPED_MODEL), help="the model whose cascade built the cache")
     p.add_argument("--save", required=True, help="where to write the model with the refiner in it")
     p.add_argument("--channels", type=int, default=32)
     p.add_argument("--layers", type=int, default=6)

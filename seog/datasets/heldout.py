@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from seog.classifiers.model_file import DEFAULT_MODEL as SHIPPED_MODEL
 from seog.datasets.labels import teacher_alive
 
 MARGINS = (0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45)
@@ -256,7 +257,7 @@ def calibration(pairs: list) -> dict:
 
 def add_side_arguments(p: argparse.ArgumentParser) -> None:
     """The options every measure of a held-out side takes: ``--model``, ``--planes``, ``--side``."""
-    p.add_argument("--model", default="seog/models/default.npz")
+    p.add_argument("--model", default=str(SHIPPED_MODEL))
     p.add_argument("--planes", nargs="+", required=True, help="planes caches (a game in two is taken from the first)")
     p.add_argument("--side", choices=["hash", "year", "all"], default="hash",
                    help="which held-out side (default: hash); 'all' takes every position of the caches, "
@@ -307,7 +308,7 @@ def held_out_arguments(p, planes_help: str = "planes caches holding the teacher'
     side, the model and the planes caches that hold the teacher's read."""
     p.add_argument("archives", nargs="+", help="the training archives (a game two hold is read from the first)")
     p.add_argument("--side", choices=["hash", "year"], default="hash")
-    p.add_argument("--model", default="seog/models/default.npz")
+    p.add_argument("--model", default=str(SHIPPED_MODEL))
     p.add_argument("--planes", nargs="+", required=planes_required, help=planes_help)
 
 

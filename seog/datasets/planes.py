@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from seog.classifiers.model_file import DEFAULT_MODEL as SHIPPED_MODEL
 from seog.datasets.labels import read_teacher
 from seog.features.board import Board
 
@@ -180,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("teacher", nargs="?", help="teacher JSON lines with final_board and ownership (gzip or plain)")
     p.add_argument("--archive", type=Path, help="a tar archive of SGF games (with --ownership)")
     p.add_argument("--ownership", type=Path, help="names and ownership rows of the archive's last positions (npz)")
-    p.add_argument("--model", default="seog/models/default.npz", help="the cascade whose verdicts feed the refiner")
+    p.add_argument("--model", default=str(SHIPPED_MODEL), help="the cascade whose verdicts feed the refiner")
     p.add_argument("--out", default="cache/planes.npz")
     p.add_argument("--marked", nargs="*", default=[], help="folders of SGF games with TB/TW marks (any size up to 19)")
     p.add_argument("--workers", type=int, default=1)

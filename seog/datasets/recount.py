@@ -23,6 +23,7 @@ import sys
 import time
 from collections.abc import Iterator
 
+from seog.classifiers.model_file import DEFAULT_MODEL as SHIPPED_MODEL
 from seog.scoring.count import FAR_FROM_RECORD
 
 FAR = int(FAR_FROM_RECORD)  # points: a count further than this from the record is a referee's error to report
@@ -194,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m seog.datasets.recount", description=__doc__.splitlines()[0])
     p.add_argument("archives", nargs="+", help="the training archives (a game two hold is read from the first)")
     p.add_argument("--side", choices=["hash", "year"], default="hash")
-    p.add_argument("--model", default="seog/models/default.npz")
+    p.add_argument("--model", default=str(SHIPPED_MODEL))
     p.add_argument("--dead", choices=["model", "gnugo", "teacher"], default="model",
                    help="whose dead stones to count (default: the model's)")
     p.add_argument("--planes", nargs="+", help="planes caches holding the teacher's ownership: the dead stones "
