@@ -27,6 +27,7 @@ arrays:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -63,49 +64,73 @@ class AgreedCount:
     eye_value: np.ndarray
 
 
-def _neighbours(point: Point, shape: tuple[int, int]) -> list[Point]:
-    r, c = point
-    return [(y, x) for y, x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-            if 0 <= y < shape[0] and 0 <= x < shape[1]]
+def _neighbours(point: Point, shape: tuple[int, int]) -> tuple[Point, ...]:
+    return _neighbour_table(shape)[point]
+
+
+@cache
+def _neighbour_table(shape: tuple[int, int]) -> dict[Point, tuple[Point, ...]]:
+    """Per point of a board of ``shape``, its on-board neighbours: built once per size, since the
+    count asks for them tens of thousands of times a position."""
+    h, w = shape
+    return {(r, c): tuple((y, x) for y, x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                          if 0 <= y < h and 0 <= x < w)
+            for r in range(h) for c in range(w)}
 
 
 def _orientations(a: np.ndarray):
-    """The eight turns and mirrors of ``a``, each with the function that undoes it."""
+    """The eight turns and mirrors of ``a``."""
     for mirror in (False, True):
         for k in range(4):
-            b = np.rot90(a.T if mirror else a, k)
-            yield b, (lambda t, k=k, mirror=mirror: np.rot90(t, -k).T if mirror else np.rot90(t, -k))
+            yield np.rot90(a.T if mirror else a, k)
+
+
+# what a point may be in a shut shape, as bits: ``p``, ``.``, ``@``
+_KIND_BITS = {"p": 1, ".": 2, "@": 4}
+
+
+@cache
+def _shut_windows(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every placement of every turn of every shut shape on a board of ``shape``, as (the flat
+    point of each of its cells, one row a placement, padded to nine; the bit each cell needs, 0
+    for anything; the flat point of its ``@``): the shapes are matched by one gather a position."""
+    index = np.arange(shape[0] * shape[1]).reshape(shape)
+    cells, needs, ats = [], [], []
+    for turned in _orientations(index):
+        h, w = turned.shape
+        for rows, edge in SHUT_SHAPES:
+            ph, pw = len(rows), len(rows[0])
+            if ph > h or pw > w:
+                continue
+            # an edge shape only with its last row on the (turned) bottom edge
+            tops = range(h - ph, h - ph + 1) if edge else range(h - ph + 1)
+            for top in tops:
+                for left in range(w - pw + 1):
+                    cell, need = [0] * 9, [0] * 9
+                    for k, (dy, dx) in enumerate(np.ndindex(ph, pw)):
+                        ch = rows[dy][dx]
+                        cell[k] = turned[top + dy, left + dx]
+                        need[k] = _KIND_BITS.get(ch, 0)
+                        if ch == "@":
+                            ats.append(turned[top + dy, left + dx])
+                    cells.append(cell)
+                    needs.append(need)
+    return (np.array(cells, dtype=np.intp).reshape(-1, 9), np.array(needs, dtype=np.uint8).reshape(-1, 9),
+            np.array(ats, dtype=np.intp))
 
 
 def shut_points(grid: np.ndarray, dead: np.ndarray) -> np.ndarray:
     """Per point, the colour (or 0) whose shape closes this empty point to the other colour."""
     out = np.zeros(grid.shape, dtype=np.int8)
+    cells, needs, ats = _shut_windows(grid.shape)
+    anything = needs == 0
+    empty = grid == EMPTY
     for colour in (BLACK, WHITE):
         live = (grid == colour) & ~dead
-        open_ = (grid == EMPTY) | live | ((grid == -colour) & dead)
-        empty = grid == EMPTY
-        hit = np.zeros(grid.shape, dtype=bool)
-        for (live_t, undo), (open_t, _), (empty_t, _) in zip(_orientations(live), _orientations(open_),
-                                                              _orientations(empty)):
-            h, w = live_t.shape
-            found = np.zeros((h, w), dtype=bool)
-            for rows, edge in SHUT_SHAPES:
-                ph, pw = len(rows), len(rows[0])
-                if ph > h or pw > w:
-                    continue
-                # every window at once; an edge shape only in the windows on the bottom row
-                match = np.ones((h - ph + 1, w - pw + 1), dtype=bool)
-                if edge:
-                    match[:-1] = False
-                for dy, row in enumerate(rows):
-                    for dx, ch in enumerate(row):
-                        if ch == "@":
-                            at = (dy, dx)
-                        if ch != "?":
-                            match &= {"p": live_t, ".": open_t, "@": empty_t}[ch][dy:dy + h - ph + 1, dx:dx + w - pw + 1]
-                found[at[0]:at[0] + h - ph + 1, at[1]:at[1] + w - pw + 1] |= match
-            hit |= undo(found)
-        out[hit] = colour
+        open_ = empty | live | ((grid == -colour) & dead)
+        kinds = (live * _KIND_BITS["p"] | open_ * _KIND_BITS["."] | empty * _KIND_BITS["@"]).astype(np.uint8).ravel()
+        match = (((kinds[cells] & needs) != 0) | anything).all(axis=1)
+        out.flat[ats[match]] = colour
     return out
 
 
@@ -163,14 +188,26 @@ def chains(grid: np.ndarray, dead: np.ndarray, region: np.ndarray) -> tuple[np.n
             found, k = label((grid == colour) & (dead == status))
             ids[found > 0] = found[found > 0] + n
             n += k
+    # liberties: the distinct (chain, empty neighbour) pairs; region: one if a chain's lowest and
+    # highest region ids agree
+    flat = np.arange(grid.size).reshape(grid.shape)
     empty = grid == EMPTY
-    liberties = np.zeros(n + 1, dtype=np.int64)
-    where = np.zeros(n + 1, dtype=np.int64)
-    for chain in range(1, n + 1):
-        mine = ids == chain
-        liberties[chain] = np.count_nonzero(grow(mine) & ~mine & empty)
-        inside = np.unique(region[mine])
-        where[chain] = inside[0] if len(inside) == 1 else -1
+    pairs = []
+    for a, b in (((slice(1, None), slice(None)), (slice(None, -1), slice(None))),
+                 ((slice(None, -1), slice(None)), (slice(1, None), slice(None))),
+                 ((slice(None), slice(1, None)), (slice(None), slice(None, -1))),
+                 ((slice(None), slice(None, -1)), (slice(None), slice(1, None)))):
+        here, there = ids[a], ids[b]
+        at = empty[b] & (here != there)
+        pairs.append(here[at] * grid.size + flat[b][at])
+    liberty_pairs = np.unique(np.concatenate(pairs))
+    liberties = np.bincount(liberty_pairs // grid.size, minlength=n + 1).astype(np.int64)
+    low = np.full(n + 1, np.iinfo(np.int64).max, dtype=np.int64)
+    high = np.full(n + 1, np.iinfo(np.int64).min, dtype=np.int64)
+    np.minimum.at(low, ids.ravel(), region.ravel())
+    np.maximum.at(high, ids.ravel(), region.ravel())
+    where = np.where(low == high, low, -1)
+    where[0] = 0
     return ids, liberties, where
 
 
@@ -234,16 +271,19 @@ def _flood(within: set, start, excluded: set) -> set:
 
 
 def false_points(shape: tuple[int, int], region: np.ndarray, found: list[_Eye], stones_at: dict,
-                 valued: list[set] | None = None) -> np.ndarray:
+                 valued: list[set] | None = None, among: np.ndarray | None = None) -> np.ndarray:
     """Eye points through which alone a group next to them meets the eye again from every side of
     the point, or an eye worth something: a group must fill them. Points with two neighbours in
     their eye never are. ``valued``: per eye, its real points where it is worth an eye or more
-    (else empty); None while no eye is valued."""
+    (else empty); None while no eye is valued. ``among``: only these points can be false (valuing
+    eyes only adds ways to meet again, so the false points with values lie among those without)."""
     valued = valued if valued is not None else [set() for _ in found]
     out = np.zeros(shape, dtype=bool)
     for home, eye in enumerate(found):
         for start, near in eye.touching.items():
             for point in near:
+                if among is not None and not among[point]:
+                    continue
                 if sum(q in eye.points for q in _neighbours(point, shape)) > 1:
                     continue
                 sides_needed = sum(region[q] == eye.region for q in _neighbours(point, shape))
@@ -329,34 +369,37 @@ def eye_value(eye: _Eye, real: set, grid: np.ndarray, dead: np.ndarray, chain: n
         return int(grid[q] == -colour and q in real and empty_false[q] >= 1)
 
     to_close = {p: sum(cost(q) for q in near[p]) for p in real}
+    # each test below can only raise the value, and two is the most, so the cheap tests go first
+    # and the first to reach two ends the search
     value = int(any(v <= 1 for v in to_close.values()))
+    dead_inside = sum(grid[p] == -colour and dead[p] for p in real)
+    value = max(value, 1 if dead_inside >= 5 else 0, 2 if dead_inside >= 8 else 0)
+    weak = sum(v >= 1 for v in to_close.values()) + sum(v >= 2 for v in to_close.values())
+    crowded = sum(grid[p] == -colour and len(inner[p]) >= 2 for p in real)
+    wide = sum(grid[p] == EMPTY and len(inner[p]) >= 4 for p in real)
+    wide += sum(grid[p] == EMPTY and len(inner[p]) >= 3 for p in real)
+    if value >= 2 or len(real) - weak - crowded >= 6 or wide >= 6:
+        return 2
 
     # a point whose filling splits the eye: every part holding a closed point is an eye
+    whole = _pieces(real, set())
     for cut in real:
         if not _playable(grid, chain, liberties, cut, colour):
             continue
-        parts = _pieces(real, {cut})
+        # filling a point with at most one neighbour in the eye only trims its part
+        parts = ([part - {cut} for part in whole if part - {cut}] if len(inner[cut]) <= 1
+                 else _pieces(real, {cut}))
         if len(parts) >= 2:
             slack = 1 if opp_false[cut] == 1 else 0
             value = max(value, sum(any(to_close[p] <= slack for p in part) for part in parts))
+            if value >= 2:
+                return 2
 
-    dead_inside = sum(grid[p] == -colour and dead[p] for p in real)
-    value = max(value, 1 if dead_inside >= 5 else 0, 2 if dead_inside >= 8 else 0)
-    if value < 2:
-        weak = sum(v >= 1 for v in to_close.values()) + sum(v >= 2 for v in to_close.values())
-        crowded = sum(grid[p] == -colour and len(inner[p]) >= 2 for p in real)
-        if len(real) - weak - crowded >= 6:
-            value = 2
-    if value < 2:
-        wide = sum(grid[p] == EMPTY and len(inner[p]) >= 4 for p in real)
-        wide += sum(grid[p] == EMPTY and len(inner[p]) >= 3 for p in real)
-        if wide >= 6:
-            value = 2
-    if value < 2 and _two_by_wide_pair(real, inner, to_close, grid, chain, liberties, colour):
-        value = 2
-    if value < 2 and _lives_by_captured_shape(eye, real, grid, dead, chain, liberties, false):
-        value = 2
-    return min(value, 2)
+    if _two_by_wide_pair(real, inner, to_close, grid, chain, liberties, colour):
+        return 2
+    if _lives_by_captured_shape(eye, real, grid, dead, chain, liberties, false):
+        return 2
+    return value
 
 
 def _two_by_wide_pair(real: set, inner: dict, to_close: dict, grid: np.ndarray, chain: np.ndarray,
@@ -426,7 +469,7 @@ def agreed_count(grid: np.ndarray, dead: np.ndarray) -> AgreedCount:
     real = [{p for p in eye.points if not false[p]} for eye in found]
     value = [eye_value(eye, points, grid, dead, chain, liberties, false) for eye, points in zip(found, real)]
     unscorable = false_points(grid.shape, region, found, stones_at,
-                              [points if v > 0 else set() for points, v in zip(real, value)])
+                              [points if v > 0 else set() for points, v in zip(real, value)], false)
 
     # the points next to a dead stone thrown into a false eye are the owner's to fill too
     beside_throw_in = {-colour: _beside(unscorable & dead & (grid == colour)) for colour in (BLACK, WHITE)}
