@@ -78,6 +78,13 @@ def _neighbour_table(shape: tuple[int, int]) -> dict[Point, tuple[Point, ...]]:
             for r in range(h) for c in range(w)}
 
 
+@cache
+def _flat_neighbours(shape: tuple[int, int]) -> tuple[tuple[int, ...], ...]:
+    """Per flat point of a board of ``shape``, its on-board neighbours' flat points."""
+    table, w = _neighbour_table(shape), shape[1]
+    return tuple(tuple(y * w + x for y, x in table[divmod(i, w)]) for i in range(shape[0] * w))
+
+
 def _orientations(a: np.ndarray):
     """The eight turns and mirrors of ``a``."""
     for mirror in (False, True):
@@ -123,8 +130,11 @@ def shut_points(grid: np.ndarray, dead: np.ndarray) -> np.ndarray:
     """Per point, the colour (or 0) whose shape closes this empty point to the other colour."""
     out = np.zeros(grid.shape, dtype=np.int8)
     cells, needs, ats = _shut_windows(grid.shape)
-    anything = needs == 0
     empty = grid == EMPTY
+    # only the placements whose ``@`` is empty can match
+    keep = empty.ravel()[ats]
+    cells, needs, ats = cells[keep], needs[keep], ats[keep]
+    anything = needs == 0
     for colour in (BLACK, WHITE):
         live = (grid == colour) & ~dead
         open_ = empty | live | ((grid == -colour) & dead)
@@ -156,26 +166,33 @@ def regions(grid: np.ndarray, dead: np.ndarray, shut: np.ndarray,
     """(region id per point, -1 for dame; the colour of each region). A colour's region is the
     points only it reaches, joined through any point it may pass (not a live opponent stone),
     a point its opponent closed joining nothing beyond it."""
-    ids = np.full(grid.shape, -1, dtype=np.int64)
+    # plain lists over flat points: the walk reads one point at a time, which numpy does slowly
+    h, w = grid.shape
+    around = _flat_neighbours(grid.shape)
+    ids = [-1] * (h * w)
     colours: list[int] = []
-    for r, c in np.ndindex(grid.shape):
+    own = {colour: (reach[colour] & ~reach[-colour]).ravel().tolist() for colour in (BLACK, WHITE)}
+    walls = {colour: ((grid == -colour) & ~dead).ravel().tolist() for colour in (BLACK, WHITE)}
+    stops = {colour: (shut == -colour).ravel().tolist() for colour in (BLACK, WHITE)}
+    for start in range(h * w):
         for colour in (BLACK, WHITE):
-            if not (reach[colour][r, c] and not reach[-colour][r, c] and ids[r, c] < 0):
+            mine, wall, stop = own[colour], walls[colour], stops[colour]
+            if not (mine[start] and ids[start] < 0):
                 continue
             region = len(colours)
             colours.append(colour)
-            seen, todo = {(r, c)}, [(r, c)]
+            seen, todo = {start}, [start]
             while todo:
                 p = todo.pop()
-                if reach[colour][p] and not reach[-colour][p]:
+                if mine[p]:
                     ids[p] = region
-                if shut[p] == -colour:
+                if stop[p]:
                     continue
-                for q in _neighbours(p, grid.shape):
-                    if q not in seen and ids[q] < 0 and not (grid[q] == -colour and not dead[q]):
+                for q in around[p]:
+                    if q not in seen and ids[q] < 0 and not wall[q]:
                         seen.add(q)
                         todo.append(q)
-    return ids, colours
+    return np.array(ids, dtype=np.int64).reshape(grid.shape), colours
 
 
 def chains(grid: np.ndarray, dead: np.ndarray, region: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -286,7 +303,7 @@ def false_points(shape: tuple[int, int], region: np.ndarray, found: list[_Eye], 
                     continue
                 if sum(q in eye.points for q in _neighbours(point, shape)) > 1:
                     continue
-                sides_needed = sum(region[q] == eye.region for q in _neighbours(point, shape))
+                sides_needed = sum(int(region[q]) == eye.region for q in _neighbours(point, shape))
                 if not _meets_again(point, home, start, found, stones_at, valued, sides_needed):
                     out[point] = True
     return out
@@ -354,30 +371,34 @@ def eye_value(eye: _Eye, real: set, grid: np.ndarray, dead: np.ndarray, chain: n
     """What an eye is worth to its colour: 0, 1 or 2 eyes, judged from its points that are not
     false, the moves the colour needs to close each, and the opponent's stones inside."""
     shape, colour = grid.shape, eye.colour
+    # dicts of plain values: the tests below read single points, which numpy does slowly
     near = {p: _neighbours(p, shape) for p in real}
+    around = {q for p in real for q in near[p]} | real
+    stone = {q: int(grid[q]) for q in around}
+    is_false = {q: bool(false[q]) for q in around}
     inner = {p: [q for q in near[p] if q in real] for p in real}
-    empty_false = {p: sum(grid[q] == EMPTY and false[q] for q in near[p]) for p in real}
-    opp_false = {p: sum(grid[q] == -colour and false[q] for q in near[p]) for p in real}
+    empty_false = {p: sum(stone[q] == EMPTY and is_false[q] for q in near[p]) for p in real}
+    opp_false = {p: sum(stone[q] == -colour and is_false[q] for q in near[p]) for p in real}
     # an opponent stone on a false eye point, or next to one, can never be taken back into the eye
-    poked = {p for p in real if grid[p] == -colour and (opp_false[p] > 0 or empty_false[p] >= 2)}
+    poked = {p for p in real if stone[p] == -colour and (opp_false[p] > 0 or empty_false[p] >= 2)}
 
     def cost(q: Point) -> int:
-        if grid[q] == -colour and (false[q] or q in poked):
+        if stone[q] == -colour and (is_false[q] or q in poked):
             return 1000
-        if grid[q] == EMPTY and (q not in real or opp_false[q] >= 1):
+        if stone[q] == EMPTY and (q not in real or opp_false[q] >= 1):
             return 1
-        return int(grid[q] == -colour and q in real and empty_false[q] >= 1)
+        return int(stone[q] == -colour and q in real and empty_false[q] >= 1)
 
     to_close = {p: sum(cost(q) for q in near[p]) for p in real}
     # each test below can only raise the value, and two is the most, so the cheap tests go first
     # and the first to reach two ends the search
     value = int(any(v <= 1 for v in to_close.values()))
-    dead_inside = sum(grid[p] == -colour and dead[p] for p in real)
+    dead_inside = sum(stone[p] == -colour and bool(dead[p]) for p in real)
     value = max(value, 1 if dead_inside >= 5 else 0, 2 if dead_inside >= 8 else 0)
     weak = sum(v >= 1 for v in to_close.values()) + sum(v >= 2 for v in to_close.values())
-    crowded = sum(grid[p] == -colour and len(inner[p]) >= 2 for p in real)
-    wide = sum(grid[p] == EMPTY and len(inner[p]) >= 4 for p in real)
-    wide += sum(grid[p] == EMPTY and len(inner[p]) >= 3 for p in real)
+    crowded = sum(stone[p] == -colour and len(inner[p]) >= 2 for p in real)
+    wide = sum(stone[p] == EMPTY and len(inner[p]) >= 4 for p in real)
+    wide += sum(stone[p] == EMPTY and len(inner[p]) >= 3 for p in real)
     if value >= 2 or len(real) - weak - crowded >= 6 or wide >= 6:
         return 2
 
