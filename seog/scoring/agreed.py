@@ -259,6 +259,7 @@ def eyes(grid: np.ndarray, dead: np.ndarray, region: np.ndarray, colours: list[i
     found: list[_Eye] = []
     stones_at: dict = {}
     ground = (grid == EMPTY) | dead
+    group_at, region_at = group.tolist(), region.tolist()  # plain lists: read a point at a time
     for reg in range(len(colours)):
         parts, k = label(ground & (region == reg))
         for part in range(1, k + 1):
@@ -267,9 +268,10 @@ def eyes(grid: np.ndarray, dead: np.ndarray, region: np.ndarray, colours: list[i
             ids[mine] = len(found)
             for p in eye.points:
                 for q in _neighbours(p, grid.shape):
-                    if group[q] and region[q] == reg:
-                        eye.touching.setdefault(int(group[q]), set()).add(p)
-                        stones_at.setdefault(int(group[q]), {}).setdefault(len(found), set()).add(q)
+                    owner = group_at[q[0]][q[1]]
+                    if owner and region_at[q[0]][q[1]] == reg:
+                        eye.touching.setdefault(owner, set()).add(p)
+                        stones_at.setdefault(owner, {}).setdefault(len(found), set()).add(q)
             found.append(eye)
     return ids, found, stones_at
 
@@ -295,6 +297,7 @@ def false_points(shape: tuple[int, int], region: np.ndarray, found: list[_Eye], 
     (else empty); None while no eye is valued. ``among``: only these points can be false (valuing
     eyes only adds ways to meet again, so the false points with values lie among those without)."""
     valued = valued if valued is not None else [set() for _ in found]
+    region_at = region.tolist()  # a plain list: read a point at a time
     out = np.zeros(shape, dtype=bool)
     for home, eye in enumerate(found):
         for start, near in eye.touching.items():
@@ -303,7 +306,7 @@ def false_points(shape: tuple[int, int], region: np.ndarray, found: list[_Eye], 
                     continue
                 if sum(q in eye.points for q in _neighbours(point, shape)) > 1:
                     continue
-                sides_needed = sum(int(region[q]) == eye.region for q in _neighbours(point, shape))
+                sides_needed = sum(region_at[y][x] == eye.region for y, x in _neighbours(point, shape))
                 if not _meets_again(point, home, start, found, stones_at, valued, sides_needed):
                     out[point] = True
     return out
