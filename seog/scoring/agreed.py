@@ -315,12 +315,15 @@ def false_points(shape: tuple[int, int], region: np.ndarray, found: list[_Eye], 
 def _meets_again(point: Point, home: int, start: int, found: list[_Eye], stones_at: dict, valued: list[set],
                  sides_needed: int) -> bool:
     """Does group ``start``, walking through groups and eyes, reach ``point`` from every side, or
-    reach an eye worth something, without passing through ``point``?"""
+    reach an eye worth something, without passing through ``point``? ``point`` has at most one
+    neighbour in its eye, so the rest of the eye is joined: the first group to reach it walks it all."""
     eye = found[home]
+    r, c = point
+    beside = ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
     sides: set = set()
     walked_groups: set = set()
     walked_eyes: set = set()
-    walked_home = {point}
+    home_walked = False
     todo = [start]
     while todo:
         grp = todo.pop()
@@ -336,16 +339,16 @@ def _meets_again(point: Point, home: int, start: int, found: list[_Eye], stones_
                     return True
                 todo += sorted(found[other].touching)
                 continue
-            sides |= {s for s in stones if abs(s[0] - point[0]) + abs(s[1] - point[1]) == 1}
+            sides.update(q for q in beside if q in stones)
             if len(sides) >= sides_needed:
                 return True
-            reached = _flood(eye.points, eye.touching[grp], walked_home)
-            if not reached:
+            if home_walked or not eye.touching[grp] - {point}:
                 continue
-            walked_home |= reached
+            home_walked = True
+            reached = eye.points - {point}
             if reached & valued[home]:
                 return True
-            sides |= {s for s in reached if abs(s[0] - point[0]) + abs(s[1] - point[1]) == 1}
+            sides.update(q for q in beside if q in reached)
             if len(sides) >= sides_needed:
                 return True
             todo += sorted(g for g, near in eye.touching.items() if near & reached)
@@ -378,8 +381,14 @@ def eye_value(eye: _Eye, real: set, grid: np.ndarray, dead: np.ndarray, chain: n
     near = {p: _neighbours(p, shape) for p in real}
     around = {q for p in real for q in near[p]} | real
     stone = {q: int(grid[q]) for q in around}
-    is_false = {q: bool(false[q]) for q in around}
     inner = {p: [q for q in near[p] if q in real] for p in real}
+    # each test below can only raise the value, and two is the most, so the cheap tests go first
+    # and the first to reach two ends the search
+    wide = sum(stone[p] == EMPTY and len(inner[p]) >= 4 for p in real)
+    wide += sum(stone[p] == EMPTY and len(inner[p]) >= 3 for p in real)
+    if wide >= 6:
+        return 2
+    is_false = {q: bool(false[q]) for q in around}
     empty_false = {p: sum(stone[q] == EMPTY and is_false[q] for q in near[p]) for p in real}
     opp_false = {p: sum(stone[q] == -colour and is_false[q] for q in near[p]) for p in real}
     # an opponent stone on a false eye point, or next to one, can never be taken back into the eye
@@ -393,16 +402,12 @@ def eye_value(eye: _Eye, real: set, grid: np.ndarray, dead: np.ndarray, chain: n
         return int(stone[q] == -colour and q in real and empty_false[q] >= 1)
 
     to_close = {p: sum(cost(q) for q in near[p]) for p in real}
-    # each test below can only raise the value, and two is the most, so the cheap tests go first
-    # and the first to reach two ends the search
     value = int(any(v <= 1 for v in to_close.values()))
     dead_inside = sum(stone[p] == -colour and bool(dead[p]) for p in real)
     value = max(value, 1 if dead_inside >= 5 else 0, 2 if dead_inside >= 8 else 0)
     weak = sum(v >= 1 for v in to_close.values()) + sum(v >= 2 for v in to_close.values())
     crowded = sum(stone[p] == -colour and len(inner[p]) >= 2 for p in real)
-    wide = sum(stone[p] == EMPTY and len(inner[p]) >= 4 for p in real)
-    wide += sum(stone[p] == EMPTY and len(inner[p]) >= 3 for p in real)
-    if value >= 2 or len(real) - weak - crowded >= 6 or wide >= 6:
+    if value >= 2 or len(real) - weak - crowded >= 6:
         return 2
 
     # a point whose filling splits the eye: every part holding a closed point is an eye
