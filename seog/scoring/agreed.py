@@ -205,25 +205,23 @@ def chains(grid: np.ndarray, dead: np.ndarray, region: np.ndarray) -> tuple[np.n
             found, k = label((grid == colour) & (dead == status))
             ids[found > 0] = found[found > 0] + n
             n += k
-    # liberties: the distinct (chain, empty neighbour) pairs; region: one if a chain's lowest and
-    # highest region ids agree
+    # liberties: the (chain, empty neighbour) pairs marked in a table; region: one if its values
+    # on the chain are all equal, that is if n * sum(r^2) == sum(r)^2
     flat = np.arange(grid.size).reshape(grid.shape)
     empty = grid == EMPTY
-    pairs = []
+    table = np.zeros((n + 1, grid.size), dtype=bool)
     for a, b in (((slice(1, None), slice(None)), (slice(None, -1), slice(None))),
                  ((slice(None, -1), slice(None)), (slice(1, None), slice(None))),
                  ((slice(None), slice(1, None)), (slice(None), slice(None, -1))),
                  ((slice(None), slice(None, -1)), (slice(None), slice(1, None)))):
         here, there = ids[a], ids[b]
         at = empty[b] & (here != there)
-        pairs.append(here[at] * grid.size + flat[b][at])
-    liberty_pairs = np.unique(np.concatenate(pairs))
-    liberties = np.bincount(liberty_pairs // grid.size, minlength=n + 1).astype(np.int64)
-    low = np.full(n + 1, np.iinfo(np.int64).max, dtype=np.int64)
-    high = np.full(n + 1, np.iinfo(np.int64).min, dtype=np.int64)
-    np.minimum.at(low, ids.ravel(), region.ravel())
-    np.maximum.at(high, ids.ravel(), region.ravel())
-    where = np.where(low == high, low, -1)
+        table[here[at], flat[b][at]] = True
+    liberties = np.count_nonzero(table, axis=1).astype(np.int64)
+    size = np.bincount(ids.ravel(), minlength=n + 1)
+    total = np.bincount(ids.ravel(), weights=region.ravel(), minlength=n + 1).astype(np.int64)
+    squares = np.bincount(ids.ravel(), weights=region.ravel() ** 2, minlength=n + 1).astype(np.int64)
+    where = np.where(size * squares == total * total, total // np.maximum(size, 1), -1)
     where[0] = 0
     return ids, liberties, where
 
