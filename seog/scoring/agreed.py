@@ -262,7 +262,7 @@ def eyes(grid: np.ndarray, dead: np.ndarray, region: np.ndarray, colours: list[i
         parts, k = label(ground & (region == reg))
         for part in range(1, k + 1):
             mine = parts == part
-            eye = _Eye(frozenset((int(r), int(c)) for r, c in zip(*np.nonzero(mine))), reg, colours[reg], {})
+            eye = _Eye(frozenset(zip(*(axis.tolist() for axis in np.nonzero(mine)))), reg, colours[reg], {})
             ids[mine] = len(found)
             for p in eye.points:
                 for q in _neighbours(p, grid.shape):
@@ -328,14 +328,15 @@ def _meets_again(point: Point, home: int, start: int, found: list[_Eye], stones_
         if grp in walked_groups:
             continue
         walked_groups.add(grp)
-        for other, stones in sorted(stones_at.get(grp, {}).items()):
+        # the walk's answer does not hang on its order: every test only gains from walking further
+        for other, stones in stones_at.get(grp, {}).items():
             if other in walked_eyes:
                 continue
             if other != home:
                 walked_eyes.add(other)
                 if valued[other]:
                     return True
-                todo += sorted(found[other].touching)
+                todo += found[other].touching
                 continue
             sides.update(q for q in beside if q in stones)
             if len(sides) >= sides_needed:
@@ -349,7 +350,7 @@ def _meets_again(point: Point, home: int, start: int, found: list[_Eye], stones_
             sides.update(q for q in beside if q in reached)
             if len(sides) >= sides_needed:
                 return True
-            todo += sorted(g for g, near in eye.touching.items() if near & reached)
+            todo += [g for g, near in eye.touching.items() if near & reached]
     return False
 
 
@@ -513,9 +514,7 @@ def agreed_count(grid: np.ndarray, dead: np.ndarray) -> AgreedCount:
     whole = in_region & (chain_region[chain] == region)
     reached_by_other = np.where(region_colour == BLACK, strict[WHITE], strict[BLACK])
     territory = in_region & ground & (seki == 0) & ~unscorable & whole & ~reached_by_other
-    values = np.zeros(grid.shape, dtype=np.int8)
-    for k, v in enumerate(value):
-        values[eye_id == k] = v
+    values = np.array(value + [0], dtype=np.int8)[eye_id]  # -1 ids read the 0 appended
     return AgreedCount(np.where(territory, region_colour, 0).astype(np.int8), seki,
                        false & in_region, unscorable & in_region, ~in_region, values)
 
