@@ -23,8 +23,7 @@ from seog.datasets.heldout import held_out_arguments, milliseconds, write_figure
 def measure(games, model, truth, settings, log=None) -> dict:
     """Figures over ``games`` ((id, SGF bytes) pairs) against ``truth`` (a ``recount.dead_by``): each
     counted game scored blind and with its result, as ``seog score`` scores it, with ``settings``."""
-    import numpy as np
-
+    from seog.datasets.recount import score_reads_otherwise
     from seog.features import sgf
     from seog.scoring.request import from_game
     from seog.scoring.result import parse_result
@@ -47,14 +46,8 @@ def measure(games, model, truth, settings, log=None) -> dict:
         if fitted.record_fit is None:  # rules or an RU the record's count is not exact under
             continue
         dead_truth = truth(game, data, gid)
-        stones = game.board.grid != 0
-
-        def wrong(counted, dead_truth=dead_truth, stones=stones):
-            dead = np.zeros(stones.shape, dtype=bool)
-            dead.flat[counted.read_dead] = True
-            return bool((dead != dead_truth)[stones].any())
-
-        was, now, outcome = wrong(blind), wrong(fitted), fitted.record_fit
+        was, now = (score_reads_otherwise(game, counted, dead_truth) for counted in (blind, fitted))
+        outcome = fitted.record_fit
         tally["positions"] += 1
         tally[f"outcome {outcome}"] += 1
         tally["wrong blind"] += was

@@ -126,11 +126,7 @@ def recount(games, model, dead_by=None, log=None, truth=None) -> dict:
 def _tally_flags(flags: dict, score, game, dead_truth) -> bool:
     """One position into ``flags``: flagged (``Score.in_doubt``), and wrong when a stone is read
     otherwise than the teacher reads it; returns whether it is wrong."""
-    import numpy as np
-
-    read = np.zeros(game.board.grid.shape, dtype=bool)
-    read.flat[score.read_dead] = True
-    wrong = _reads_otherwise(game, read, dead_truth)
+    wrong = score_reads_otherwise(game, score, dead_truth)
     by_record = score.far_from_record and not score.uncertain_blocks
     flags["positions"] += 1
     flags["flagged"] += score.in_doubt
@@ -139,6 +135,16 @@ def _tally_flags(flags: dict, score, game, dead_truth) -> bool:
     flags["wrong flagged"] += wrong and score.in_doubt
     flags["wrong flagged by the record alone"] += wrong and by_record
     return wrong
+
+
+def score_reads_otherwise(game, score, dead_truth) -> bool:
+    """Does ``score`` read a stone of ``game``'s board otherwise than ``dead_truth``? (Its reading,
+    which Tromp-Taylor's count leaves on the board.)"""
+    import numpy as np
+
+    read = np.zeros(game.board.grid.shape, dtype=bool)
+    read.flat[score.read_dead] = True
+    return _reads_otherwise(game, read, dead_truth)
 
 
 def _reads_otherwise(game, dead, dead_truth) -> bool:

@@ -29,7 +29,7 @@ import numpy as np
 
 from seog.classifiers.vocabulary import SURE, BlockStatus, Doubt, Source
 from seog.features.topology import Topology
-from seog.scoring.count import count
+from seog.scoring.count import count, dead_mask
 from seog.scoring.result import FitOutcome
 from seog.scoring.rules import Rules
 
@@ -97,16 +97,17 @@ def fit_record(topology: Topology, statuses: list[BlockStatus], record_margin: f
     def margin(dead: np.ndarray) -> float:
         return count(grid, dead, rules, komi, handicap, prisoners).margin
 
-    dead = np.zeros(grid.shape, dtype=bool)
-    for st in statuses:
-        if not st.alive:
-            dead.flat[st.points] = True
-    blind = margin(dead) if blind_margin is None else blind_margin
+    dead = None
+    if blind_margin is None:
+        dead = dead_mask(grid, statuses)
+        blind_margin = margin(dead)
+    blind = blind_margin
     gap = blind - record_margin
-    if gap == 0:
+    if gap == 0:  # most records: nothing more to build
         return Fit(FitOutcome.AGREES, statuses)
     if not rules.remove_dead:  # every stone counts as it stands: no status changes the count
         return Fit(FitOutcome.NO_FIT, statuses, gap=gap)
+    dead = dead_mask(grid, statuses) if dead is None else dead
     units = []
     for unit in _units(topology, statuses, settings)[:settings.units]:
         turned = _turn(dead, statuses, unit.blocks)
