@@ -238,7 +238,8 @@ def evaluate_one(position: Position, model="default", engine: EngineScorer | Non
         if counted(position):
             ceiling = same_result(score_with(position, position.dead, None).result, position.result)
         outcomes = {"seog": seog_outcome(position, model)}
-        outcomes[WITH_RESULT] = seog_outcome(position, model, True) if counted(position) else outcomes["seog"]
+        blind = outcomes["seog"]  # a count that gives the record already is what the record settles
+        outcomes[WITH_RESULT] = blind if blind.result_ok is not False else seog_outcome(position, model, True)
     except EngineError as exc:
         engine.unanswered.append(position.name)
         return Skipped(position.name, str(exc))
