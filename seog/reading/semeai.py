@@ -26,6 +26,7 @@ from seog.features import coords
 from seog.features.coords import BORDER, EMPTY
 from seog.reading import eye_shapes
 from seog.reading.board import Block, SearchBoard
+from seog.reading.groups import group_of
 from seog.reading.results import Code
 
 MAX_EYE = 7  # the largest space the table of eye shapes reads
@@ -72,29 +73,6 @@ _CODES = {
 
 
 # ---- groups, eyes and the count ------------------------------------------------------------
-def group_blocks(board: SearchBoard, point: int) -> list[Block]:
-    """The blocks of the group of the stone at ``point``: its block and the friendly blocks joined
-    to it by two shared liberties, or by one that the opponent may not play on."""
-    color = board.color[point]
-    start = board.block[point]
-    out, todo = [start], [start]
-    seen = {id(start)}
-    while todo:
-        blk = todo.pop()
-        for lib in blk.libs:
-            for q in board.neighbours[lib]:
-                if board.color[q] != color:
-                    continue
-                other = board.block[q]
-                if id(other) in seen:
-                    continue
-                if len(blk.libs & other.libs) >= 2 or not board.is_legal(-color, lib, ignore_ko=True):
-                    seen.add(id(other))
-                    out.append(other)
-                    todo.append(other)
-    return out
-
-
 @dataclass
 class GroupCount:
     """What a group brings to a race: its stones, liberties, and eyes (each the points of one
@@ -127,7 +105,7 @@ def count_group(board: SearchBoard, point: int, other: set[int] = frozenset(),
     """The stones, liberties and eyes of the group at ``point``; ``other`` holds the opposing
     group's stones, which are never inside an eye; ``any_wall``: a space walled in by any of the
     group's colour counts as its eye too."""
-    blocks = group_blocks(board, point)
+    blocks = group_of(board, point)
     color = board.color[point]
     stones: set[int] = set()
     libs: set[int] = set()
