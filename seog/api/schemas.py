@@ -183,7 +183,7 @@ def _listed(names: list[str]) -> str:
 
 
 SOURCES = ("benson, atari, capturers-dead, model (the cascade), refiner, reading, big-eye, eyespace, seki, eyes, "
-           "heuristic (no model), markup (the SGF's TB/TW), override (the caller's), record (turned to make the "
+           "life (a life-and-death search proved it), heuristic (no model), markup (the SGF's TB/TW), override (the caller's), record (turned to make the "
            "count equal the recorded result), bent-four (dead by the Japanese ruling on bent four in the corner)")
 
 
@@ -201,12 +201,13 @@ class Block(BaseModel):
     p_alive: float | None = Field(description="the model's probability that the block is alive (null where a "
                                               "rule settled it alone: benson, atari, markup)")
     uncertain: bool = Field(description="the verdict is in doubt: ask the players to confirm")
-    doubt: Literal["model", "race", "rule", "parted", "record"] | None = Field(
+    doubt: Literal["model", "race", "rule", "parted", "record", "unread"] | None = Field(
         None, description="why it is in doubt: 'model' (its probability is near 0.5), 'race' (a liberty race "
                           "with one neighbouring group that its capturer may not win: seki, or a capture the "
                           "other way), 'rule' (a rule after the nets turned a verdict the reader was sure of), "
-                          "'parted' (the cascade and the reader disagree on it) or 'record' (the recorded result "
-                          "turned a verdict the nets were sure of)")
+                          "'parted' (the cascade and the reader disagree on it), 'record' (the recorded result "
+                          "turned a verdict the nets were sure of) or 'unread' (a life-and-death search, cut "
+                          "short by its budget, reads it otherwise)")
 
 
 class Turned(BaseModel):

@@ -61,5 +61,8 @@ class PassSettings:
     trigger_roomy: int = 0  # off: eye room under 6 reaches one more wrong hash position at 3.2 groups a position
     trigger_race_liberties: int = 6  # both bordering groups this short of liberties: 9 of 11 wrong hash reached
 
+    # the life-and-death pass (``classifiers.life``) on the groups the trigger picks
+    life_nodes: int = 600  # moves each search may play (``reading.life.OwlLimits.nodes``)
+
 
 DEFAULT = PassSettings()

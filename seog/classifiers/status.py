@@ -29,6 +29,7 @@ import numpy as np
 from seog.classifiers.capturers import revive_uncaptured
 from seog.classifiers.cascade import classify
 from seog.classifiers.eyespace import big_eye_alive, enclosed_alive, eyeless_dead
+from seog.classifiers.life import life_decided
 from seog.classifiers.model_file import Model
 from seog.classifiers.race import flag_races
 from seog.classifiers.reading import read_dead
@@ -53,7 +54,7 @@ from seog.features.topology import Topology
 # The passes after the nets, in the order they run, each named by the source it gives; each is a
 # function of (topology, statuses, settings) -> statuses.
 PIPELINE = ((Source.READING, read_dead), (Source.BIG_EYE, big_eye_alive), (Source.EYESPACE, eyeless_dead),
-            (Source.SEKI, seki_alive), (Source.EYES, enclosed_alive))
+            (Source.SEKI, seki_alive), (Source.EYES, enclosed_alive), (Source.LIFE, life_decided))
 
 
 def static_statuses(topology: Topology) -> dict[int, BlockStatus]:

@@ -27,6 +27,7 @@ class Source(StrEnum):
     EYESPACE = "eyespace"
     SEKI = "seki"
     EYES = "eyes"
+    LIFE = "life"  # a life-and-death search proved it (``classifiers.life``)
     MARKUP = "markup"  # the dead stones marked in the record (TB/TW)
     OVERRIDE = "override"  # the caller's say
     RECORD = "record"  # turned to make the count equal the recorded result (``scoring.fit``)
@@ -50,7 +51,7 @@ class Source(StrEnum):
 
 
 BY_NETS = frozenset({Source.CASCADE, Source.READER})
-EYE_SHAPE_PASSES = frozenset({Source.BIG_EYE, Source.EYESPACE, Source.EYES})
+EYE_SHAPE_PASSES = frozenset({Source.BIG_EYE, Source.EYESPACE, Source.EYES, Source.LIFE})
 
 
 class Finish(StrEnum):
@@ -71,6 +72,7 @@ class Doubt(StrEnum):
     RULE = "rule"  # a rule turned a verdict the reader was sure of (SURE)
     PARTED = "parted"  # the cascade and the reader lie far apart on it (the model's part margin)
     RECORD = "record"  # the recorded result turned a verdict the nets were sure of (``scoring.fit``)
+    UNREAD = "unread"  # a life-and-death search ran out of budget reading otherwise (``classifiers.life``)
 
 
 # A pass after the nets that turns a block the reader gives p at or beyond this (either way)
@@ -117,6 +119,8 @@ class BlockStatus:
             return f"the {self.source} rule turned the reader's verdict, p(alive) {float(self.p_alive):.2f}"
         if self.doubt == Doubt.RECORD:
             return f"the recorded result turned a verdict the nets were sure of, p(alive) {float(self.p_alive):.2f}"
+        if self.doubt == Doubt.UNREAD:
+            return "a life-and-death search, cut short by its budget, reads it otherwise"
         if self.doubt == Doubt.PARTED:
             return f"the cascade and the reader disagree, the reader's p(alive) {float(self.p_alive):.2f}"
         return "" if self.p_alive is None else f"p(alive) {float(self.p_alive):.2f}"

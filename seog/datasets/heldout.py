@@ -159,7 +159,7 @@ def measure(model, planes, ownership, rows, finished, log=None) -> dict:
         ps = [abs(st.p_alive - 0.5) for st in reading.values() if st.p_alive is not None and st.source != Source.BENSON]
         sub.calibration.extend((st.p_alive, bool(truth[b])) for b, st in reading.items()
                                if st.p_alive is not None and st.source != Source.BENSON)
-        other = any(st.doubt in (Doubt.RACE, Doubt.RULE) for st in product.values()) or any(
+        other = any(st.doubt in (Doubt.RACE, Doubt.RULE, Doubt.UNREAD) for st in product.values()) or any(
             st.doubt == Doubt.MODEL and abs(st.p_alive - 0.5) >= 0.5 for st in product.values() if st.p_alive is not None)
         shipped_doubt = any(st.uncertain for st in product.values())
         cascade = cascade_statuses(topology, model)

@@ -9,11 +9,12 @@ also what a perfect reader of the triggered groups mends: the ceiling); what GNU
 semeai together), would mend and break, under each way of resolving a critical group; the share of positions and groups triggered; the trigger's time.
 GNU Go's answers are kept in a JSON file (``--owl-cache``, keyed by game id and vertex), so a
 rerun does not ask again. ``--sweep`` instead measures the reach of a grid of trigger settings
-without GNU Go (the selection rule of docs/reading.md).
+without GNU Go (the selection rule of docs/reading.md); ``--life-pass`` measures the
+life-and-death pass of the scoring path (``classifiers.life``) on the same positions.
 
     python -m seog.datasets.trigger_ceiling ../shared/data/kgs-6d-more.tar.xz ../shared/data/kgs-6d-train.tar.xz \\
         --side hash --planes cache/planes-more.npz cache/planes-train.npz [--limit N] [--sweep] \\
-        [--owl-cache cache/owl-hash.json] [--out runs/trigger-hash.json]
+        [--owl-cache cache/owl-hash.json] [--life-pass [--life-nodes N]] [--out runs/trigger-hash.json]
 """
 
 from __future__ import annotations
@@ -334,6 +335,39 @@ def ceiling(positions: list[Position], settings, owl: Owl, log=None) -> dict:
     return out
 
 
+def life_pass(positions: list[Position], settings) -> dict:
+    """The life-and-death pass (``classifiers.life``) run on every position as the scoring path
+    would run it after the passes the model keeps: the wrong positions it mends and breaks, the
+    blocks it turns, the positions it flags 'unread', its time."""
+    from seog.classifiers.life import life_decided
+    from seog.classifiers.vocabulary import Doubt
+
+    named = {"life pass mends games": [], "life pass breaks games": []}
+    tally, seconds = Counter(), []
+    for pos in positions:
+        before = dict(enumerate(pos.statuses))
+        start = time.perf_counter()
+        after = life_decided(pos.topology, before, settings)
+        seconds.append(time.perf_counter() - start)
+        wrong = any(after[b].alive != pos.truth_alive[b] for b in after)
+        if pos.wrong and not wrong:
+            named["life pass mends games"].append(pos.gid)
+        if wrong and not pos.wrong:
+            named["life pass breaks games"].append(pos.gid)
+        tally["wrong after the life pass"] += wrong
+        tally["blocks turned"] += sum(after[b].alive != before[b].alive for b in after)
+        unread = any(st.doubt == Doubt.UNREAD for st in after.values())
+        tally["positions flagged unread"] += unread
+        tally["positions flagged unread, wrong"] += unread and wrong
+    return {"positions": len(positions), "wrong": sum(bool(pos.wrong) for pos in positions),
+            "life_nodes": settings.life_nodes, **dict(tally),
+            "life pass mends": len(named["life pass mends games"]),
+            "life pass breaks": len(named["life pass breaks games"]),
+            "life pass ms a position, median": milliseconds(seconds, 0.5),
+            "life pass ms a position, p90": milliseconds(seconds, 0.9),
+            "life pass seconds": round(sum(seconds), 1), **named}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m seog.datasets.trigger_ceiling", description=__doc__.splitlines()[0])
     held_out_arguments(p)
@@ -345,6 +379,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reader", choices=["gnugo", "seog"], default="gnugo",
                    help="whose life-and-death reading reads the triggered groups: GNU Go's owl (default) "
                         "or seog's own (seog.reading.life)")
+    p.add_argument("--life-pass", action="store_true",
+                   help="measure the life-and-death pass (classifiers.life) as the scoring path runs it")
+    p.add_argument("--life-nodes", type=int, help="its budget a search (default: PassSettings.life_nodes)")
     p.add_argument("--out", help="write the figures to this JSON file")
     args = p.parse_args(argv)
 
@@ -362,6 +399,9 @@ def main(argv: list[str] | None = None) -> int:
     settings = {k: getattr(DEFAULT, k) for k in GRID}
     if args.sweep:
         figures = {"side": args.side, "positions": len(positions), **sweep(positions)}
+    elif args.life_pass:
+        life = DEFAULT if args.life_nodes is None else replace(DEFAULT, life_nodes=args.life_nodes)
+        figures = {"side": args.side, "limit": args.limit, **life_pass(positions, life)}
     else:
         owl = (SeogOwl() if args.reader == "seog" else
                Owl(args.owl_cache or f"cache/owl-{args.side}.json", timeout=args.owl_timeout))

@@ -161,6 +161,35 @@ def status(board: SearchBoard, point: int, nodes: int | None = None,
     return Status.CRITICAL, attack, defence
 
 
+@dataclass(frozen=True)
+class Reading:
+    """A group's status with what backs it: ``proven`` when no line of the searches that say so
+    was cut short by the budget or the depth, ``ko`` when the kill or the life hangs on a ko."""
+
+    status: Status
+    proven: bool
+    ko: bool
+    nodes: int
+
+
+def read(board: SearchBoard, point: int, nodes: int | None = None,
+         limits: OwlLimits = DEFAULT_LIMITS) -> Reading:
+    """``status`` of the group at ``point``, saying whether the searches behind it ended: what a
+    scorer may decide by (a proven alive or dead) and what it may only flag."""
+    captives = dead_around(board, point, limits)
+    attack = _Owl(board, point, nodes, limits, captives)
+    kill = attack.attack(False, False)
+    if kill.code == Code.LOSS:
+        return Reading(Status.ALIVE, attack.cut == 0, False, attack.nodes)
+    defence = _Owl(board, point, nodes, limits, captives)
+    life = defence.defend(False, False)
+    proven = attack.cut == 0 and defence.cut == 0
+    used = attack.nodes + defence.nodes
+    if life.code == Code.LOSS:
+        return Reading(Status.DEAD, proven, kill.code != Code.WIN, used)
+    return Reading(Status.CRITICAL, proven, Code.WIN not in (kill.code, life.code), used)
+
+
 def _after_move(board: SearchBoard, move: int, point: int, mover: int, nodes, limits) -> Code:
     owner = board.color[point]
     if owner not in (BLACK, WHITE):
