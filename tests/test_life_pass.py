@@ -98,3 +98,8 @@ def test_a_search_cut_short_flags_a_verdict_it_reads_otherwise_and_decides_nothi
 def test_the_pass_reads_nothing_where_the_trigger_picks_nothing():
     _, before, after = decided(ONE_EYE, settings=replace(SHORT, trigger_few_liberties=0))
     assert after == before
+
+
+def test_a_position_whose_budget_is_spent_reads_no_more_groups():
+    _, before, after = decided(ONE_EYE, settings=replace(SHORT, life_position_nodes=0))
+    assert after == before

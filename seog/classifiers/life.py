@@ -6,8 +6,9 @@ whoever moves first without a ko, decides each of the group's blocks the trigger
 'life'). A group whose fate hangs on who moves first or on a ko keeps the nets' verdict: in a
 finished game both players passed, and the position alone does not say who would have played
 there. A search that runs out of budget decides nothing; where its unfinished reading says
-otherwise than the verdict, the block is flagged (``doubt`` 'unread'). Blocks Benson settles are
-never read. The pass runs on finished positions only, like the eye-shape passes.
+otherwise than the verdict, the block is flagged (``doubt`` 'unread'); the searches of a
+position share a budget too, and a group left when it is spent is not read. Blocks Benson
+settles are never read. The pass runs on finished positions only, like the eye-shape passes.
 """
 
 from __future__ import annotations
@@ -36,10 +37,10 @@ def life_decided(topology: Topology, statuses: dict[int, BlockStatus],
               if not Source(statuses[b].source).settled]
     if not picked:
         return statuses
-    readings = group_readings(topology, tuple(picked), settings.life_nodes)
+    readings = group_readings(topology, tuple(picked), settings.life_nodes, settings.life_position_nodes)
     turned, unread = {}, []
     for b, reading in readings.items():
-        if reading.status is Status.CRITICAL or reading.ko:
+        if reading is None or reading.status is Status.CRITICAL or reading.ko:
             continue
         alive = reading.status is Status.ALIVE
         if reading.proven:
@@ -55,26 +56,34 @@ def life_decided(topology: Topology, statuses: dict[int, BlockStatus],
     return out
 
 
-def group_readings(topology: Topology, blocks: tuple[int, ...], nodes: int) -> dict[int, life.Reading]:
+def group_readings(topology: Topology, blocks: tuple[int, ...], nodes: int,
+                   position_nodes: int) -> dict[int, life.Reading | None]:
     """The life-and-death reading of each block of ``blocks`` (ids of ``topology``): one search
-    a group, its reading shared by the blocks of the group."""
+    a group, its reading shared by the blocks of the group; each search plays at most ``nodes``
+    moves and all of them ``position_nodes`` (a group left when they are spent is not read: None)."""
     return dict(zip(blocks, _readings(topology.grid.astype(np.int8).tobytes(), topology.size,
-                                      tuple(int(topology.blocks[b].points[0]) for b in blocks), nodes)))
+                                      tuple(int(topology.blocks[b].points[0]) for b in blocks), nodes,
+                                      position_nodes)))
 
 
 @lru_cache(maxsize=256)
-def _readings(grid: bytes, size: int, anchors: tuple[int, ...], nodes: int) -> tuple[life.Reading, ...]:
+def _readings(grid: bytes, size: int, anchors: tuple[int, ...], nodes: int,
+              position_nodes: int) -> tuple[life.Reading | None, ...]:
     # cached: a decision made again (other passes, the held-out trials) reads a position once
     board = SearchBoard.from_board(Board.from_grid(np.frombuffer(grid, dtype=np.int8).reshape(size, size)))
-    known: dict[int, life.Reading] = {}
-    out = []
+    known: dict[int, life.Reading | None] = {}
+    left = position_nodes
     for index in anchors:
         point = index_to_flat(index, size)
-        if point not in known:
-            reading = life.read(board, point, nodes)
-            for blk in group_of(board, point):
-                for p in blk.stones:
-                    known[p] = reading
-        out.append(known[point])
-    return tuple(out)
+        if point in known:
+            continue
+        if left <= 0:
+            known[point] = None
+            continue
+        reading = life.read(board, point, min(nodes, left))
+        left -= reading.nodes
+        for blk in group_of(board, point):
+            for p in blk.stones:
+                known[p] = reading
+    return tuple(known[index_to_flat(index, size)] for index in anchors)
 

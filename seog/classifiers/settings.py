@@ -63,6 +63,7 @@ class PassSettings:
 
     # the life-and-death pass (``classifiers.life``) on the groups the trigger picks
     life_nodes: int = 600  # moves each search may play (``reading.life.OwlLimits.nodes``)
+    life_position_nodes: int = 3000  # moves all the searches of a position may play: bounds its time
 
 
 DEFAULT = PassSettings()
