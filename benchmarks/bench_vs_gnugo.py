@@ -6,7 +6,8 @@ count) and, for an SGF game, from the SGF text, each run three times; then GNU G
 ``loadsgf`` + ``final_status_list dead`` (of the game, or of the board as setup stones), once.
 Prints the medians and their ratio (the target is seog at least 100 times faster).
 
-    python benchmarks/bench_vs_gnugo.py [--games 30] [--folder ../shared/data/kgs-2017-q1] [--size 9]
+    python benchmarks/bench_vs_gnugo.py [--games 30] [--folder ../shared/data/kgs-2017-q1] [--size 9] \
+        [--passes reading eyespace life]
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ def main() -> int:
     p.add_argument("--folder", default=str(ROOT.parent / "shared/data/kgs-2017-q1"))
     p.add_argument("--games", type=int, default=30)
     p.add_argument("--size", type=int, default=None, help="only the games on this board size")
+    p.add_argument("--passes", nargs="*", help="the passes after the nets seog runs (default: those the "
+                   "shipped model keeps), e.g. --passes reading eyespace life to time the life-and-death pass")
     args = p.parse_args()
     if not gnugo_available():
         print("GNU Go is not installed (/usr/games/gnugo): nothing to compare with")
@@ -41,7 +44,11 @@ def main() -> int:
         print(f"no positions{f' of size {args.size}' if args.size else ''} in {args.folder}")
         return 1
     records = [p.sgf_data for p in positions]
-    default_model()  # load the model once, as a server would
+    model = default_model()  # load the model once, as a server would
+    if args.passes is not None:
+        from seog.classifiers import choices
+
+        model = choices.apply(model, passes=args.passes)
     for p in positions[:3]:
         score_position(p.board)  # warm up
     # seog scores every position three times in a row: the first run, and the fastest of the
@@ -50,9 +57,10 @@ def main() -> int:
     runs = {"position": [[], []], "sgf": [[], []]}
     for data, p in zip(records, positions):
         paths = [("position", lambda: score_position(p.board, rules=rules_from_sgf(p.rules), komi=p.komi,
-                                                      handicap=p.handicap, prisoners=p.board.prisoners))]
+                                                      handicap=p.handicap, prisoners=p.board.prisoners,
+                                                      model=model))]
         if p.game is not None:
-            paths.append(("sgf", lambda: score_game(sgf.loads(data))))
+            paths.append(("sgf", lambda: score_game(sgf.loads(data), model=model)))
         for key, work in paths:
             times = []
             for _ in range(3):
