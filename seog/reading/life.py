@@ -39,7 +39,15 @@ from seog.reading import tactics
 from seog.reading.board import SearchBoard
 from seog.reading.enclosure import Enclosure, shut_in, stands
 from seog.reading.eye_shapes import MAX_CELLS, lookup
-from seog.reading.groups import MAX_REGION, cells_and_sides, eye_regions, group_of, liberties_of, stones_of
+from seog.reading.groups import (
+    MAX_REGION,
+    MAX_TERRITORY,
+    cells_and_sides,
+    eye_regions,
+    group_of,
+    liberties_of,
+    stones_of,
+)
 from seog.reading.results import Code, Result, Status
 from seog.reading.search import Search
 
@@ -71,7 +79,7 @@ class OwlLimits:
     escape_liberties: int = 10
     horizon_liberties: int = 7
     horizon_room: int = 4
-    shut_area: int = 60
+    shut_area: int = MAX_TERRITORY  # past the largest territory the eye count reads, open board
     tactical_depth: int = 2
     tactical_nodes: int = 200
     captive_reach: int = 40
@@ -305,12 +313,17 @@ class _Owl(Search):
                     tuple(region_points), frozenset(open_libs), escaped, room)
 
     def _shut_in(self) -> bool:
-        """Does the opponent shut the group in? Its area is read once, at the root of the search,
-        and stays closed while no block of its wall is taken: closed room is no way out."""
+        """Does the opponent shut the group in? Its area is read at the root of the search, and
+        again only where a block of that wall has been taken (the group may then run, or be shut
+        in by the rest): closed room is no way out."""
         if not self._shut_read:
             self._enclosure = shut_in(self.board, self.anchor, self.captives, self.limits.shut_area)
             self._shut_read = True
-        return stands(self.board, self._enclosure)
+        if self._enclosure is None:
+            return False
+        if stands(self.board, self._enclosure):
+            return True
+        return shut_in(self.board, self.anchor, self.captives, self.limits.shut_area) is not None
 
     def _walls(self, region) -> int:
         """How many of the group's blocks touch the region."""
