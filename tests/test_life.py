@@ -153,6 +153,22 @@ X X X X O X X X X
 . . . . . . . . .
 """
 
+# Black's nine stones on the first line under White's wall, one empty row between: eleven
+# liberties, all in the two rows White shuts in, and no room there for two eyes.
+UNDER_THE_WALL = """
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+O O O O O O O O O O O
+. . . . . . . . . . .
+. X X X X X X X X X .
+"""
+
 
 def read(picture: str):
     b = SearchBoard.from_rows(picture)
@@ -219,6 +235,13 @@ def test_a_group_that_runs_into_open_board_is_not_killed():
     b, at, _ = read(IN_THE_OPEN)
     assert owl_attack(b, at("E5")).code == Code.LOSS
     assert owl_defend(b, at("E5")).code == Code.WIN
+
+
+def test_a_group_under_the_opponents_wall_does_not_escape_into_the_area_it_walls_in():
+    b, at, _ = read(UNDER_THE_WALL)
+    assert owl_attack(b, at("E1")).code == Code.WIN
+    assert owl_defend(b, at("E1")).code == Code.LOSS
+    assert status(b, at("E1"))[0] == Status.DEAD
 
 
 def test_the_group_of_a_block_takes_in_blocks_joined_by_two_liberties():

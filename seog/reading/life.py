@@ -11,7 +11,9 @@ the board's Zobrist key. Its leaves:
   (``eye_shapes.lookup``); an empty region past the table's size is two eyes, and a one-point eye
   is false with the attacker on its diagonals;
 - *escaped*: ``escape_liberties`` liberties in open board, or ``escape_room`` free points (empty,
-  no attacker stone within two steps) reached from them;
+  no attacker stone within two steps) reached from them, unless the attacker shuts the group in
+  (``enclosure.shut_in``: all it reaches without crossing the attacker's wall is a small area, the
+  attacker's territory in a finished game);
 - *seki*: the defender may pass once the attacker has played; when no attacker move then kills,
   the group lives.
 
@@ -35,8 +37,17 @@ from seog.features import coords
 from seog.features.coords import BLACK, BORDER, EMPTY, WHITE
 from seog.reading import tactics
 from seog.reading.board import SearchBoard
+from seog.reading.enclosure import Enclosure, shut_in, stands
 from seog.reading.eye_shapes import MAX_CELLS, lookup
-from seog.reading.groups import MAX_REGION, cells_and_sides, eye_regions, group_of, liberties_of, stones_of
+from seog.reading.groups import (
+    MAX_REGION,
+    MAX_TERRITORY,
+    cells_and_sides,
+    eye_regions,
+    group_of,
+    liberties_of,
+    stones_of,
+)
 from seog.reading.results import Code, Result, Status
 from seog.reading.search import Search
 
@@ -52,6 +63,8 @@ class OwlLimits:
     escape_liberties: liberties in open board that let a group out.
     horizon_liberties: liberties in open board that keep a group alive where a line is cut short.
     horizon_room: free points (see escape_room) that keep a group alive where a line is cut short.
+    shut_area: the largest area (``enclosure.shut_in``) in which the opponent's stones shut a group
+        in: a group shut in does not escape, whatever its liberties and room.
     tactical_depth: how many moves deep the block's tactical attack and defence are tried first.
     tactical_nodes: the budget of each of those tactical searches.
     captive_reach: points of the area around the group searched for the opponent's blocks to read.
@@ -66,6 +79,7 @@ class OwlLimits:
     escape_liberties: int = 10
     horizon_liberties: int = 7
     horizon_room: int = 4
+    shut_area: int = MAX_TERRITORY  # past the largest territory the eye count reads, open board
     tactical_depth: int = 2
     tactical_nodes: int = 200
     captive_reach: int = 40
@@ -79,7 +93,8 @@ DEFAULT_LIMITS = OwlLimits()
 @dataclass(frozen=True)
 class Eyes:
     """What a group's eye regions give: ``least`` eyes with the attacker moving first, ``most``
-    with the defender moving first, the vital points of each side, and whether it is out."""
+    with the defender moving first, the vital points of each side, and whether it is out (never
+    while the opponent shuts it in)."""
 
     least: int
     most: int
@@ -130,7 +145,7 @@ def dead_around(board: SearchBoard, point: int, limits: OwlLimits = DEFAULT_LIMI
     dead = []
     found.sort(key=lambda blk: len(blk.stones))  # the smallest first: dead stones are mostly few
     for blk in found[:limits.captive_blocks]:
-        search = _Owl(board, blk.stones[0], limits.captive_nodes, limits)
+        search = _Owl(board, blk.stones[0], limits.captive_nodes, limits, shut=False)
         if search.defend(False, False).code == Code.LOSS:
             dead.append(blk.stones[0])
     return frozenset(dead)
@@ -217,10 +232,14 @@ class _Owl(Search):
     area read dead beforehand, counted as its eye space."""
 
     def __init__(self, board: SearchBoard, point: int, nodes: int | None, limits: OwlLimits,
-                 captives: frozenset[int] = frozenset()) -> None:
+                 captives: frozenset[int] = frozenset(), shut: bool = True) -> None:
         super().__init__(board, point, limits.nodes if nodes is None else nodes)
         self.limits = limits
         self.captives = captives
+        # the area the group is shut in, read at the root; a pre-read of a block that may be a
+        # captive leaves it its way out, so that only a block dead even then is taken for one
+        self._enclosure: Enclosure | None = None
+        self._shut_read = not shut
 
     # ---- the search ---------------------------------------------------------------------
     def _captured(self) -> bool:
@@ -317,9 +336,23 @@ class _Owl(Search):
         if least < 2 and _benson_alive(board, group, regions, self.anchor):
             least = 2
         room = self._room(open_libs)
-        escaped = len(open_libs) >= self.limits.escape_liberties or room >= self.limits.escape_room
+        escaped = (not self._shut_in()
+                   and (len(open_libs) >= self.limits.escape_liberties or room >= self.limits.escape_room))
         return Eyes(least, least + most_gain, tuple(attack_points), tuple(defence_points),
                     tuple(region_points), frozenset(open_libs), escaped, room)
+
+    def _shut_in(self) -> bool:
+        """Does the opponent shut the group in? Its area is read at the root of the search, and
+        again only where a block of that wall has been taken (the group may then run, or be shut
+        in by the rest): closed room is no way out."""
+        if not self._shut_read:
+            self._enclosure = shut_in(self.board, self.anchor, self.captives, self.limits.shut_area)
+            self._shut_read = True
+        if self._enclosure is None:
+            return False
+        if stands(self.board, self._enclosure):
+            return True
+        return shut_in(self.board, self.anchor, self.captives, self.limits.shut_area) is not None
 
     def _walls(self, region) -> int:
         """How many of the group's blocks touch the region."""
