@@ -66,8 +66,8 @@ class OwlLimits:
         a throw-in or a stone on the vital point is).
     race_liberties: a group killed by the owl search with this few liberties or fewer has its kill
         checked by the races against the opponent's groups touching it (at most ``race_groups``
-        of them, each read with ``race_nodes`` moves): no race that the attacker, moving first,
-        wins is no kill.
+        of them, each read with ``race_nodes`` moves): when the attacker, moving first, wins
+        none of them, the kill is none.
     """
 
     nodes: int = 600
@@ -83,7 +83,7 @@ class OwlLimits:
     captive_blocks: int = 6
     captive_nodes: int = 150
     shape_liberties: int = 3
-    race_liberties: int = 4
+    race_liberties: int = 3
     race_groups: int = 3
     race_nodes: int = 600
 
