@@ -172,12 +172,13 @@ def status(board: SearchBoard, point: int, nodes: int | None = None,
     """The group's status (alive: no kill; dead: no life; critical: both hang on who moves first),
     with the attack and the defence results that say so. A kill that the group answers by winning
     the capturing race against the stones around it (or a seki) is no kill: the attack fails."""
-    attack = owl_attack(board, point, nodes, limits)
+    dead = dead_around(board, point, limits)  # read once for both searches
+    attack = _Owl(board, point, nodes, limits, dead).attack(False, False)
     if attack.code == Code.LOSS:
         return Status.ALIVE, attack, None
     if _no_race_lost(board, point, limits):
         return Status.ALIVE, Result(Code.LOSS), None
-    defence = owl_defend(board, point, nodes, limits)
+    defence = _Owl(board, point, nodes, limits, dead).defend(False, False)
     if defence.code == Code.LOSS:
         return Status.DEAD, attack, defence
     return Status.CRITICAL, attack, defence
