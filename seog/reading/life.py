@@ -202,6 +202,8 @@ def _no_race_lost(board: SearchBoard, point: int, limits: OwlLimits) -> bool:
                 opponents.append(q)
     if len(opponents) > limits.race_groups:
         return False
+    if any(semeai.lives(board, q) for q in opponents):
+        return False  # a wall that lives on its own (two eyes, or room) wins its race: none to read
     return all(semeai.analyze_semeai(board, q, point, limits.race_nodes).race <= semeai.Race.SEKI
                for q in opponents)
 
