@@ -15,6 +15,7 @@ from seog.reading.board import SearchBoard
 from seog.reading.groups import group_of
 from seog.reading.life import dead_around, does_attack, does_defend, owl_attack, owl_defend, status
 from seog.reading.results import Code, Status
+from seog.reading.semeai import Race, analyze_semeai
 
 SUITES = DATA / "gnugo-regression"
 
@@ -167,6 +168,50 @@ UNDER_THE_WALL = """
 O O O O O O O O O O O
 . . . . . . . . . . .
 . X X X X X X X X X .
+"""
+
+# White's corner (A9, B9, C9, B8) has two liberties, C8 and B7, and Black's stones pressing it are
+# themselves shut in by White's wall: Black takes the corner with B7 and C8, but the taker is left
+# with a four-point corner shape and no eyes (White's B9 kills it), so the corner stays White's.
+CORNER_BESIDE_DEAD_STONES = """
+O O O X O . . . .
+X O . X O . . . .
+X . X X O . . . .
+. X X O O . . . .
+O O O O . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+# Black's edge group (A9, A8, A7) has two liberties, B9 and A6, both shared with White's wall
+# around it, which has one more (C7) and is shut in by Black: White's B9 puts Black in atari, but
+# Black's C7 puts White in atari, and White's capture leaves it a straight three in the corner
+# that Black's A8 kills. Black wins the race against the wall that would kill it.
+RACE_AGAINST_THE_WALL = """
+X . O X . . . . .
+X O O X . . . . .
+X O . X . . . . .
+. O X X . . . . .
+O O X . . . . . .
+X X X . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+# The same edge group where White's wall runs out into open board: White wins the race.
+RACE_AGAINST_AN_OPEN_WALL = """
+X . O X . . . . .
+X O O X . . . . .
+X O . X . . . . .
+. O . X . . . . .
+O O O . . . . . .
+X X O . . . . . .
+. . O . . . . . .
+. . O . . . . . .
+. . O . . . . . .
 """
 
 
@@ -325,3 +370,24 @@ def test_a_group_that_shares_its_territory_with_living_friends_is_not_killed():
     for vertex in ("A3", "E2", "F3"):
         assert owl_attack(b, at(vertex)).code == Code.LOSS
         assert status(b, at(vertex))[0] == Status.ALIVE
+
+
+def test_a_corner_group_beside_dead_stones_is_alive():
+    b, at, _ = read(CORNER_BESIDE_DEAD_STONES)
+    assert status(b, at("D9"))[0] == Status.DEAD  # Black's stones around the corner cannot live
+    assert b.block[at("D9")].stones[0] in dead_around(b, at("A9"))
+    assert owl_attack(b, at("A9")).code == Code.LOSS  # a capture by dead stones is no kill
+    assert status(b, at("A9"))[0] == Status.ALIVE
+
+
+def test_a_race_the_group_wins_against_the_wall_around_it_is_no_kill():
+    b, at, _ = read(RACE_AGAINST_THE_WALL)
+    assert analyze_semeai(b, at("B8"), at("A9")).race == Race.A_DIES  # White's wall, moving first, dies
+    verdict, attack, _ = status(b, at("A9"))
+    assert verdict == Status.ALIVE and attack.code == Code.LOSS
+
+
+def test_a_race_the_wall_wins_is_a_kill():
+    b, at, _ = read(RACE_AGAINST_AN_OPEN_WALL)
+    assert analyze_semeai(b, at("B8"), at("A9")).race == Race.B_DIES
+    assert status(b, at("A9"))[0] == Status.DEAD

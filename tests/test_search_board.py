@@ -46,6 +46,20 @@ def test_a_capture_takes_the_block_off_and_undo_puts_it_back():
     assert snapshot(b) == before
 
 
+def test_the_board_tells_the_stones_the_last_move_took():
+    b = SearchBoard.from_rows("""
+        O X X .
+        . O O .
+        . . . .
+        . . . .
+    """)
+    assert b.last_captured() == []
+    b.play(WHITE, at("D4", 4))  # the pair's last liberty
+    assert sorted(b.last_captured()) == sorted(at(v, 4) for v in ("B4", "C4"))
+    b.play(BLACK, None)
+    assert b.last_captured() == []
+
+
 def test_suicide_is_refused_and_leaves_the_board_as_it_was():
     b = SearchBoard.from_rows("""
         . X . .

@@ -62,7 +62,7 @@ class PassSettings:
     trigger_race_liberties: int = 6  # both bordering groups this short of liberties: 9 of 11 wrong hash reached
 
     # the life-and-death pass (``classifiers.life``) on the groups the trigger picks
-    life_nodes: int = 600  # moves each search may play (``reading.life.OwlLimits.nodes``)
+    life_nodes: int = 150  # moves each search may play: 150, 300 and 600 read hash alike, 150 the smallest
     life_position_nodes: int = 3000  # moves all the searches of a position may play: bounds its time
 
 

@@ -190,8 +190,8 @@ class Owl:
 
 class SeogOwl:
     """seog's own life-and-death reading (``reading.life``) in the place of GNU Go's, in process:
-    the same ``answers(position, vertices)``, with seog's status for ``dragon_status`` (no race
-    reading of its own behind it)."""
+    the same ``answers(position, vertices)``, from seog's ``status`` (the owl search, then the
+    races behind a kill) for the owl codes and ``dragon_status`` alike."""
 
     def __init__(self, nodes: int | None = None):
         self.nodes = nodes

@@ -327,6 +327,12 @@ class SearchBoard:
                 for q in blk.stones:
                     blocks[q] = blk
 
+    def last_captured(self) -> list[int]:
+        """The stones the last move took (none after a pass or an empty undo stack)."""
+        if not self._undo:
+            return []
+        return [q for blk in self._undo[-1][7] for q in blk.stones]
+
     def last_move(self) -> tuple[int, int | None] | None:
         """(colour, point) of the last move on the undo stack, or None."""
         if not self._undo:

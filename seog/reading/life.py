@@ -17,8 +17,11 @@ the board's Zobrist key. Its leaves:
 - *seki*: the defender may pass once the attacker has played; when no attacker move then kills,
   the group lives.
 
-Before the search, the opponent's blocks of three or more liberties in the group's area that
-cannot live even moving first (``dead_around``) are captives: eye space of the group, not a wall.
+Before the search, the opponent's blocks in the group's area that cannot live even moving first
+(``dead_around``) are dead: those of three or more liberties are captives, eye space of the group
+and not a wall, and a capture of the group by dead stones that still cannot live is no kill (the
+area stays the group's side's). ``status`` also reads the races against the stones around a group
+short of liberties: a kill that the group answers by winning the race, or by a seki, is none.
 A region of more than ``groups.MAX_REGION`` points that stones of the group's colour alone wall
 in (its friends' too) and that holds no opponent stones but those is a territory: two eyes.
 
@@ -35,7 +38,7 @@ from functools import lru_cache
 
 from seog.features import coords
 from seog.features.coords import BLACK, BORDER, EMPTY, WHITE
-from seog.reading import tactics
+from seog.reading import semeai, tactics
 from seog.reading.board import SearchBoard
 from seog.reading.enclosure import Enclosure, shut_in, stands
 from seog.reading.eye_shapes import MAX_CELLS, lookup
@@ -68,8 +71,16 @@ class OwlLimits:
     tactical_depth: how many moves deep the block's tactical attack and defence are tried first.
     tactical_nodes: the budget of each of those tactical searches.
     captive_reach: points of the area around the group searched for the opponent's blocks to read.
-    captive_blocks: the most of those blocks read, each with ``captive_nodes`` moves: one that
-        cannot live even moving first is a captive, eye space of the group like a block in atari.
+    captive_blocks: the most of those blocks read, each with ``captive_nodes`` moves (and as many
+        of the blocks of fewer liberties touching the group): one that cannot live even moving
+        first is dead, and a capture by dead stones alone is no kill.
+    shape_liberties: a dead block of this many liberties or more is a captive in the group's eye
+        regions, its points empty in their shapes (one of fewer is an attacker's stone there, as
+        a throw-in or a stone on the vital point is).
+    race_liberties: a group killed by the owl search with this few liberties or fewer has its kill
+        checked by the races against the opponent's groups touching it (at most ``race_groups``
+        of them, each read with ``race_nodes`` moves): when the attacker, moving first, wins
+        none of them, the kill is none.
     """
 
     nodes: int = 600
@@ -85,6 +96,10 @@ class OwlLimits:
     captive_reach: int = 40
     captive_blocks: int = 6
     captive_nodes: int = 150
+    shape_liberties: int = 3
+    race_liberties: int = 3
+    race_groups: int = 3
+    race_nodes: int = 600
 
 
 DEFAULT_LIMITS = OwlLimits()
@@ -120,15 +135,17 @@ def owl_defend(board: SearchBoard, point: int, nodes: int | None = None,
 
 
 def dead_around(board: SearchBoard, point: int, limits: OwlLimits = DEFAULT_LIMITS) -> frozenset[int]:
-    """The first stones of the opponent's blocks of three or more liberties in the area around the
-    group at ``point`` (empty points and opponent stones reached from its liberties) that cannot
-    live even moving first, read on their own (no dead stones around them): dead stones inside
-    the group's area are its eye space, not a wall."""
+    """The first stones of the opponent's blocks around the group at ``point`` that cannot live
+    even moving first, each read on its own (no dead stones around it): the smallest of three or
+    more liberties in its area (empty points and opponent stones reached from its liberties), and
+    the smallest of one or two touching it. Dead stones inside the group's area are its eye space,
+    not a wall, and a capture by dead stones alone kills nothing."""
     own = board.color[point]
     if own not in (BLACK, WHITE):
         raise ValueError("there is no stone at that point to read")
     color, around = board.color, board.neighbours
-    todo = sorted(liberties_of(group_of(board, point)))
+    group = group_of(board, point)
+    todo = sorted(liberties_of(group))
     seen = set(todo)
     found: list = []
     while todo and len(seen) < limits.captive_reach:
@@ -140,11 +157,13 @@ def dead_around(board: SearchBoard, point: int, limits: OwlLimits = DEFAULT_LIMI
             todo.append(q)
             if color[q] == -own:
                 blk = board.block[q]
-                if len(blk.libs) > 2 and all(b is not blk for b in found):
+                if len(blk.libs) >= limits.shape_liberties and all(b is not blk for b in found):
                     found.append(blk)
-    dead = []
+    wall = _enemies_short(board, group, limits.shape_liberties - 1)
     found.sort(key=lambda blk: len(blk.stones))  # the smallest first: dead stones are mostly few
-    for blk in found[:limits.captive_blocks]:
+    wall.sort(key=lambda blk: len(blk.stones))
+    dead = []
+    for blk in found[:limits.captive_blocks] + wall[:limits.captive_blocks]:
         search = _Owl(board, blk.stones[0], limits.captive_nodes, limits, shut=False)
         if search.defend(False, False).code == Code.LOSS:
             dead.append(blk.stones[0])
@@ -166,22 +185,22 @@ def does_defend(board: SearchBoard, move: int, point: int, nodes: int | None = N
 def status(board: SearchBoard, point: int, nodes: int | None = None,
            limits: OwlLimits = DEFAULT_LIMITS) -> tuple[Status, Result | None, Result | None]:
     """The group's status (alive: no kill; dead: no life; critical: both hang on who moves first),
-    with the attack and the defence results that say so."""
-    attack = owl_attack(board, point, nodes, limits)
-    if attack.code == Code.LOSS:
-        return Status.ALIVE, attack, None
-    defence = owl_defend(board, point, nodes, limits)
-    if defence.code == Code.LOSS:
-        return Status.DEAD, attack, defence
-    return Status.CRITICAL, attack, defence
+    with the attack and the defence results that say so. A kill that the group answers by winning
+    the capturing race against the stones around it (or a seki) is no kill: the attack fails."""
+    reading = read(board, point, nodes, limits)
+    return reading.status, reading.attack, reading.defence
 
 
 @dataclass(frozen=True)
 class Reading:
-    """A group's status with what backs it: ``proven`` when no line of the searches that say so
-    was cut short by the budget or the depth, ``ko`` when the kill or the life hangs on a ko."""
+    """A group's status (``status``) with the results that say so and what backs them: ``proven``
+    when no line of the owl searches behind it was cut short by the budget or the depth (a kill
+    the race behind it refutes counts as proven, as chosen on hash: docs/reading.md), ``ko`` when
+    the kill or the life hangs on a ko, ``nodes`` the moves the owl searches played."""
 
     status: Status
+    attack: Result
+    defence: Result | None
     proven: bool
     ko: bool
     nodes: int
@@ -191,18 +210,44 @@ def read(board: SearchBoard, point: int, nodes: int | None = None,
          limits: OwlLimits = DEFAULT_LIMITS) -> Reading:
     """``status`` of the group at ``point``, saying whether the searches behind it ended: what a
     scorer may decide by (a proven alive or dead) and what it may only flag."""
-    captives = dead_around(board, point, limits)
-    attack = _Owl(board, point, nodes, limits, captives)
-    kill = attack.attack(False, False)
-    if kill.code == Code.LOSS:
-        return Reading(Status.ALIVE, attack.cut == 0, False, attack.nodes)
-    defence = _Owl(board, point, nodes, limits, captives)
-    life = defence.defend(False, False)
-    proven = attack.cut == 0 and defence.cut == 0
-    used = attack.nodes + defence.nodes
-    if life.code == Code.LOSS:
-        return Reading(Status.DEAD, proven, kill.code != Code.WIN, used)
-    return Reading(Status.CRITICAL, proven, Code.WIN not in (kill.code, life.code), used)
+    dead = dead_around(board, point, limits)  # read once for both searches
+    attacker = _Owl(board, point, nodes, limits, dead)
+    attack = attacker.attack(False, False)
+    if attack.code == Code.LOSS:
+        return Reading(Status.ALIVE, attack, None, attacker.cut == 0, False, attacker.nodes)
+    if _no_race_lost(board, point, limits):
+        return Reading(Status.ALIVE, Result(Code.LOSS), None, True, False, attacker.nodes)
+    defender = _Owl(board, point, nodes, limits, dead)
+    defence = defender.defend(False, False)
+    proven = attacker.cut == 0 and defender.cut == 0
+    used = attacker.nodes + defender.nodes
+    if defence.code == Code.LOSS:
+        return Reading(Status.DEAD, attack, defence, proven, attack.code != Code.WIN, used)
+    return Reading(Status.CRITICAL, attack, defence, proven, Code.WIN not in (attack.code, defence.code), used)
+
+
+def _no_race_lost(board: SearchBoard, point: int, limits: OwlLimits) -> bool:
+    """Does the group at ``point``, short of liberties, lose no capturing race against the
+    opponent's groups touching it, the opponent moving first? Then the owl's kill is one that the
+    group answers (it wins the race, or a seki) and it stands: GNU Go's dragon status reads races
+    after the owl in the same way."""
+    group = group_of(board, point)
+    if len(liberties_of(group)) > limits.race_liberties:
+        return False
+    color, around = board.color, board.neighbours
+    opponents: list[int] = []
+    seen: set[int] = set()
+    for p in stones_of(group):
+        for q in around[p]:
+            if color[q] == -color[point] and q not in seen:
+                seen.update(stones_of(group_of(board, q)))
+                opponents.append(q)
+    if len(opponents) > limits.race_groups:
+        return False
+    if any(semeai.lives(board, q) for q in opponents):
+        return False  # a wall that lives on its own (two eyes, or room) wins its race: none to read
+    return all(semeai.analyze_semeai(board, q, point, limits.race_nodes).race <= semeai.Race.SEKI
+               for q in opponents)
 
 
 def _after_move(board: SearchBoard, move: int, point: int, mover: int, nodes, limits) -> Code:
@@ -235,7 +280,9 @@ class _Owl(Search):
                  captives: frozenset[int] = frozenset(), shut: bool = True) -> None:
         super().__init__(board, point, limits.nodes if nodes is None else nodes)
         self.limits = limits
-        self.captives = captives
+        block = board.block
+        self.captives = frozenset(p for p in captives if len(block[p].libs) >= limits.shape_liberties)
+        self.dead_stones = frozenset(q for p in captives for q in block[p].stones)
         # the area the group is shut in, read at the root; a pre-read of a block that may be a
         # captive leaves it its way out, so that only a block dead even then is taken for one
         self._enclosure: Enclosure | None = None
@@ -266,7 +313,7 @@ class _Owl(Search):
 
         def reply(took_back: bool) -> Code:
             if self._captured():
-                return Code.WIN
+                return Code.WIN if self._kill_stands() else Code.LOSS
             return self.defend(attacker_took_back or took_back, defender_took_back).code.reversed()
 
         # a ko made caps the win only after the defender's take-back: else the reply reads the ko
@@ -305,6 +352,22 @@ class _Owl(Search):
         if self.cut == cut_before:
             self.table[key] = best
         return best
+
+    def _kill_stands(self) -> bool:
+        """The group was just taken: is that a kill? Not when every block that took it holds stones
+        read dead beforehand and still cannot live (two eyes or room): such a capture leaves the
+        area the defender's, whose living stones around take the takers back."""
+        if not self.dead_stones:
+            return True
+        board = self.board
+        color, block, around = board.color, board.block, board.neighbours
+        takers = []
+        for p in board.last_captured():
+            for q in around[p]:
+                if color[q] == self.attacker and block[q] not in takers:
+                    takers.append(block[q])
+        return any(not any(q in self.dead_stones for q in blk.stones) or semeai.lives(board, blk.stones[0])
+                   for blk in takers)
 
     def _lives_at_horizon(self, eyes: Eyes) -> bool:
         limits = self.limits
