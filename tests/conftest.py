@@ -182,8 +182,8 @@ def shared_dir(name: str) -> Path:
 
 
 def decided_game(folder: str, name: str):
-    """A marked dev-set game decided by the shipped model's nets and every pass after them, kept
-    by the model or not (these are the rules' own tests): (topology, the marks' verdict per
+    """A marked dev-set game decided by the shipped model's nets and every rule after them, kept
+    by the model or not, the life-and-death search left out (these are the rules' own tests): (topology, the marks' verdict per
     block, 1 alive, and the statuses in block id order)."""
     from seog.classifiers.status import decide, later_passes
     from seog.datasets.devsets import read
@@ -197,7 +197,7 @@ def decided_game(folder: str, name: str):
     else:  # a folder of another format (OGS .game files)
         position = next(p for p in read(shared_dir(folder))[0] if p.name == name)
     topo = analyze(position.board.grid)
-    every = [rule for rule, _ in later_passes()]
+    every = [rule for rule, _ in later_passes() if rule != "life"]  # the search has tests of its own
     return topo, block_labels(topo, position.dead)[0], decide(topo, default_model(), passes=every)
 
 

@@ -85,7 +85,7 @@ def test_held_out_measure_counts_a_teacher_that_disagrees(tmp_path):
     product = figures["finished"]["ways"]["product"]
     assert product["positions"] == 1 and product["wrong_positions"] == int(status.alive)
     assert product["wrong_stones"] == int(status.alive)
-    assert set(figures["finished"]["passes"]) == {"reading", "big-eye", "eyespace", "seki", "eyes"}
+    assert set(figures["finished"]["passes"]) == {"reading", "big-eye", "eyespace", "seki", "eyes", "life"}
 
 
 def test_labelled_positions_skip_an_empty_board_and_read_the_teachers_verdict(tmp_path):
