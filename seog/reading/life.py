@@ -138,8 +138,9 @@ def dead_around(board: SearchBoard, point: int, limits: OwlLimits = DEFAULT_LIMI
     """The first stones of the opponent's blocks around the group at ``point`` that cannot live
     even moving first, each read on its own (no dead stones around it): the smallest of three or
     more liberties in its area (empty points and opponent stones reached from its liberties), and
-    the smallest of one or two touching it. Dead stones inside the group's area are its eye space,
-    not a wall, and a capture by dead stones alone kills nothing."""
+    the smallest of one or two touching it; not one with an eye of its own that lives once the
+    group counts dead (a living wall around a dead group). Dead stones inside the group's area
+    are its eye space, not a wall, and a capture by dead stones alone kills nothing."""
     own = board.color[point]
     if own not in (BLACK, WHITE):
         raise ValueError("there is no stone at that point to read")
