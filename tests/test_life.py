@@ -214,6 +214,31 @@ X X O . . . . . .
 . . O . . . . . .
 """
 
+# hash game 2006-04-23-13: Black's stones from H18 down to E14 and G11 are dead inside White's
+# area; White's group at E13 lives by D10-D11 and the points F11-F12 beside the dead stones, and
+# reads dead only while those stones count as a living wall around it.
+WALL_AROUND_A_DEAD_GROUP = """
+. . . . . . . O O . . . O X X . . . .
+. . . . . . O X O X . . O O X X X . .
+. . . O . . O X X O O O O O O O X . .
+. . . . O . . X O . . X O O X X . . .
+O O O X O O . X O . O . O X X . . . .
+O X O O X X X X O O X O O X O . O . .
+X X X X O O X X O X X X X X . . . X .
+. . X O O . X O O X . O X . X X X O .
+. X O . O . X O O X X O O X X O X X X
+. X O . O O O X X X O O O X O O O O X
+. X O O O X X . X O . O . O . . . O X
+. X O X X O . X . O . O X O . . O X X
+. . X . X . O X . O O X O O O O O X .
+. . X . . X X O O O . X O O X X X X O
+. . . . X O O . O X X X X X O O O X O
+. . . X . . O O O O X X O O O O . O O
+. . . . X O O X O X . . X X O . O . .
+. . . . . X X X X . X . X O O O O . .
+. . . . . . . . . . . . X X O . . . .
+"""
+
 
 def read(picture: str):
     b = SearchBoard.from_rows(picture)
@@ -391,3 +416,10 @@ def test_a_race_the_wall_wins_is_a_kill():
     b, at, _ = read(RACE_AGAINST_AN_OPEN_WALL)
     assert analyze_semeai(b, at("B8"), at("A9")).race == Race.B_DIES
     assert status(b, at("A9"))[0] == Status.DEAD
+
+
+def test_a_living_wall_whose_eyes_lie_against_a_dead_group_is_no_captive_of_it():
+    b, at, _ = read(WALL_AROUND_A_DEAD_GROUP)
+    assert b.block[at("E13")].stones[0] not in dead_around(b, at("H18"))  # White lives once Black is dead
+    assert owl_attack(b, at("H18")).code != Code.LOSS  # no territory of captives: Black can be killed
+    assert status(b, at("H18"))[0] != Status.ALIVE

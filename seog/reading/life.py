@@ -138,8 +138,9 @@ def dead_around(board: SearchBoard, point: int, limits: OwlLimits = DEFAULT_LIMI
     """The first stones of the opponent's blocks around the group at ``point`` that cannot live
     even moving first, each read on its own (no dead stones around it): the smallest of three or
     more liberties in its area (empty points and opponent stones reached from its liberties), and
-    the smallest of one or two touching it. Dead stones inside the group's area are its eye space,
-    not a wall, and a capture by dead stones alone kills nothing."""
+    the smallest of one or two touching it; not one with an eye of its own that lives once the
+    group counts dead (a living wall around a dead group). Dead stones inside the group's area
+    are its eye space, not a wall, and a capture by dead stones alone kills nothing."""
     own = board.color[point]
     if own not in (BLACK, WHITE):
         raise ValueError("there is no stone at that point to read")
@@ -162,12 +163,24 @@ def dead_around(board: SearchBoard, point: int, limits: OwlLimits = DEFAULT_LIMI
     wall = _enemies_short(board, group, limits.shape_liberties - 1)
     found.sort(key=lambda blk: len(blk.stones))  # the smallest first: dead stones are mostly few
     wall.sort(key=lambda blk: len(blk.stones))
+    itself = frozenset(blk.stones[0] for blk in group)
     dead = []
     for blk in found[:limits.captive_blocks] + wall[:limits.captive_blocks]:
         search = _Owl(board, blk.stones[0], limits.captive_nodes, limits, shut=False)
-        if search.defend(False, False).code == Code.LOSS:
+        if search.defend(False, False).code == Code.LOSS and not _lives_if_dead(board, blk, itself, limits):
             dead.append(blk.stones[0])
     return frozenset(dead)
+
+
+def _lives_if_dead(board: SearchBoard, blk, group: frozenset[int], limits: OwlLimits) -> bool:
+    """Does the opponent's block ``blk``, which has an eye of its own, live once the blocks of
+    ``group`` (first stones) count as dead? Then it died only because the group walled its other
+    eyes: a living wall around a dead group, not a captive of it."""
+    regions, _ = eye_regions(board, group_of(board, blk.stones[0]))
+    if not any(region.walled for region in regions):
+        return False  # no eye of its own: stones inside the group's area
+    search = _Owl(board, blk.stones[0], limits.captive_nodes, limits, group, shut=False)
+    return search.defend(False, False).code != Code.LOSS
 
 
 def does_attack(board: SearchBoard, move: int, point: int, nodes: int | None = None,
