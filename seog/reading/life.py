@@ -314,6 +314,13 @@ class _Owl(Search):
     # ---- the group's eyes ---------------------------------------------------------------
     def _eyes(self, group) -> Eyes:
         board = self.board
+        # the eyes follow from the stones, the ko and which blocks are captives: those whose first
+        # stone (it changes as blocks join) is one read dead beforehand
+        block = board.block
+        fact = (board.hash, board.ko, tuple(p for p in self.captives if block[p] and block[p].stones[0] == p))
+        known = self.facts.get(fact)
+        if known is not None:
+            return known
         size = board.size
         regions, open_libs = eye_regions(board, group, self.captives)
         least = most_gain = 0
@@ -338,8 +345,10 @@ class _Owl(Search):
         room = self._room(open_libs)
         escaped = (not self._shut_in()
                    and (len(open_libs) >= self.limits.escape_liberties or room >= self.limits.escape_room))
-        return Eyes(least, least + most_gain, tuple(attack_points), tuple(defence_points),
+        eyes = Eyes(least, least + most_gain, tuple(attack_points), tuple(defence_points),
                     tuple(region_points), frozenset(open_libs), escaped, room)
+        self.facts[fact] = eyes
+        return eyes
 
     def _shut_in(self) -> bool:
         """Does the opponent shut the group in? Its area is read at the root of the search, and
