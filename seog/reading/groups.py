@@ -94,19 +94,25 @@ def eye_regions(board: SearchBoard, group: list[Block],
                 if len(blk.libs) <= CAPTIVE_LIBERTIES or blk.stones[0] in captives:
                     starts.add(q)
     seen: set[int] = set()
+    # the points of floods that met a wall of the opponent's: a flood that reaches one is in the
+    # same open area, and open too, whatever else it would meet
+    doomed: set[int] = set()
 
     regions: list[Region] = []
     open_libs: set[int] = set()
     for start in sorted(starts):
         if start in seen:
             continue
-        todo, walled, enclosed, limit = [start], True, True, MAX_TERRITORY
+        todo, walled, enclosed, limit, met = [start], True, True, MAX_TERRITORY, False
         inside = {start}
-        while todo and len(inside) <= limit:
+        while todo and len(inside) <= limit and not met:
             p = todo.pop()
             for q in around[p]:
                 if q in inside:
                     continue
+                if q in doomed:
+                    met = True
+                    break
                 v = color[q]
                 if v == own:
                     if walled and q not in stones:
@@ -124,8 +130,10 @@ def eye_regions(board: SearchBoard, group: list[Block],
                 todo.append(q)
         seen |= inside
         size = len(inside)
-        if todo or (size > MAX_REGION and not (enclosed and _bare(board, inside, captives))):
+        if met or todo or (size > MAX_REGION and not (enclosed and _bare(board, inside, captives))):
             open_libs |= inside & starts
+            if met or not enclosed:
+                doomed |= inside
             continue
         points = tuple(sorted(inside))
         regions.append(Region(points, tuple(p for p in points if color[p] != EMPTY),
