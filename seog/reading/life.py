@@ -343,8 +343,9 @@ class _Owl(Search):
         if least < 2 and _benson_alive(board, group, regions, self.anchor):
             least = 2
         room = self._room(open_libs)
-        escaped = (not self._shut_in()
-                   and (len(open_libs) >= self.limits.escape_liberties or room >= self.limits.escape_room))
+        out = len(open_libs) >= self.limits.escape_liberties or room >= self.limits.escape_room
+        # the enclosure is read at the root whatever; past it, only a group that could run asks
+        escaped = (out or not self._shut_read) and not self._shut_in() and out
         eyes = Eyes(least, least + most_gain, tuple(attack_points), tuple(defence_points),
                     tuple(region_points), frozenset(open_libs), escaped, room)
         self.facts[fact] = eyes
