@@ -177,18 +177,25 @@ class SearchBoard:
         """How many liberties the block of a move of ``color`` at ``point`` would have (captures
         counted), without playing it."""
         colors, blocks, around = self.color, self.block, self.neighbours
-        libs: set[int] = set()
+        opp = -color
+        empties: list[int] = []
         joined: list[Block] = []
         taken: list[Block] = []
         for q in around[point]:
             v = colors[q]
             if v == EMPTY:
-                libs.add(q)
+                empties.append(q)
             elif v == color:
-                if blocks[q] not in joined:
-                    joined.append(blocks[q])
-            elif v == -color and len(blocks[q].libs) == 1 and blocks[q] not in taken:
-                taken.append(blocks[q])
+                blk = blocks[q]
+                if blk not in joined:
+                    joined.append(blk)
+            elif v == opp:
+                blk = blocks[q]
+                if len(blk.libs) == 1 and blk not in taken:
+                    taken.append(blk)
+        if not joined and not taken:  # a lone stone: its empty neighbours
+            return len(empties)
+        libs = set(empties)
         for blk in joined:
             libs |= blk.libs
         for blk in taken:  # a captured stone is a liberty where it touches the new block

@@ -79,46 +79,65 @@ def eye_regions(board: SearchBoard, group: list[Block],
     ``captives`` (blocks read dead beforehand, whatever their liberties). A region past
     ``MAX_REGION`` points is kept (``enclosed``: a territory) when only the group's colour walls it
     and it holds no opponent stones but ``captives``, up to ``MAX_TERRITORY`` points."""
-    color, around = board.color, board.neighbours
+    color, around, block = board.color, board.neighbours, board.block
     own = group[0].color
-    stones = stones_of(group)
-
-    def captive(blk: Block) -> bool:
-        return len(blk.libs) <= CAPTIVE_LIBERTIES or blk.stones[0] in captives
-
-    starts = set(liberties_of(group))
+    opp = -own
+    stones: set[int] = set()
+    starts: set[int] = set()
+    for blk in group:
+        stones.update(blk.stones)
+        starts |= blk.libs
     for p in stones:
-        starts.update(q for q in around[p] if color[q] == -own and captive(board.block[q]))
+        for q in around[p]:
+            if color[q] == opp and q not in starts:
+                blk = block[q]
+                if len(blk.libs) <= CAPTIVE_LIBERTIES or blk.stones[0] in captives:
+                    starts.add(q)
     seen: set[int] = set()
+    # the points of floods that met a wall of the opponent's: a flood that reaches one is in the
+    # same open area, and open too, whatever else it would meet
+    doomed: set[int] = set()
 
     regions: list[Region] = []
     open_libs: set[int] = set()
     for start in sorted(starts):
         if start in seen:
             continue
-        found, todo, walled, enclosed = [start], [start], True, True
+        todo, walled, enclosed, limit, met = [start], True, True, MAX_TERRITORY, False
         inside = {start}
-        while todo and len(found) <= (MAX_TERRITORY if enclosed else MAX_REGION):
+        while todo and len(inside) <= limit and not met:
             p = todo.pop()
             for q in around[p]:
+                if q in inside:
+                    continue
+                if q in doomed:
+                    met = True
+                    break
                 v = color[q]
-                if v == BORDER or q in inside:
-                    continue
                 if v == own:
-                    walled = walled and q in stones
+                    if walled and q not in stones:
+                        walled = False
                     continue
-                if v == -own and not captive(board.block[q]):
-                    walled = enclosed = False
+                if v == opp:
+                    blk = block[q]
+                    if len(blk.libs) > CAPTIVE_LIBERTIES and blk.stones[0] not in captives:
+                        walled = enclosed = False
+                        limit = MAX_REGION
+                        continue
+                elif v == BORDER:
                     continue
                 inside.add(q)
-                found.append(q)
                 todo.append(q)
         seen |= inside
-        if todo or (len(found) > MAX_REGION and not (enclosed and _bare(board, found, captives))):
+        size = len(inside)
+        if met or todo or (size > MAX_REGION and not (enclosed and _bare(board, inside, captives))):
             open_libs |= inside & starts
+            if met or not enclosed:
+                doomed |= inside
             continue
-        regions.append(Region(tuple(sorted(found)), tuple(p for p in sorted(found) if color[p] != EMPTY),
-                              walled and len(found) <= MAX_REGION, enclosed))
+        points = tuple(sorted(inside))
+        regions.append(Region(points, tuple(p for p in points if color[p] != EMPTY),
+                              walled and size <= MAX_REGION, enclosed))
     return regions, open_libs
 
 

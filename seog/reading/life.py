@@ -390,6 +390,13 @@ class _Owl(Search):
     # ---- the group's eyes ---------------------------------------------------------------
     def _eyes(self, group) -> Eyes:
         board = self.board
+        # the eyes follow from the stones, the ko and which blocks are captives: those whose first
+        # stone (it changes as blocks join) is one read dead beforehand
+        block = board.block
+        fact = (board.hash, board.ko, tuple(p for p in self.captives if block[p] and block[p].stones[0] == p))
+        known = self.facts.get(fact)
+        if known is not None:
+            return known
         size = board.size
         regions, open_libs = eye_regions(board, group, self.captives)
         least = most_gain = 0
@@ -412,10 +419,13 @@ class _Owl(Search):
         if least < 2 and _benson_alive(board, group, regions, self.anchor):
             least = 2
         room = self._room(open_libs)
-        escaped = (not self._shut_in()
-                   and (len(open_libs) >= self.limits.escape_liberties or room >= self.limits.escape_room))
-        return Eyes(least, least + most_gain, tuple(attack_points), tuple(defence_points),
+        out = len(open_libs) >= self.limits.escape_liberties or room >= self.limits.escape_room
+        # the enclosure is read at the root whatever; past it, only a group that could run asks
+        escaped = (out or not self._shut_read) and not self._shut_in() and out
+        eyes = Eyes(least, least + most_gain, tuple(attack_points), tuple(defence_points),
                     tuple(region_points), frozenset(open_libs), escaped, room)
+        self.facts[fact] = eyes
+        return eyes
 
     def _shut_in(self) -> bool:
         """Does the opponent shut the group in? Its area is read at the root of the search, and

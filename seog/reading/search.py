@@ -29,6 +29,9 @@ class Search:
         self.nodes = 0
         self.cut = 0  # how often a line was judged short of its end (budget or depth)
         self.table: dict[tuple, Result] = {}
+        # what a subclass derives from a position (a group's eyes), by a key of its own: the same
+        # position is met again through transpositions
+        self.facts: dict[tuple, object] = {}
         self.start = board.depth()
 
     def best_move(self, colour: int, moves: list[int | None], best: Result, took_back_before: bool,
