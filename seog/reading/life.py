@@ -519,7 +519,7 @@ class _Owl(Search):
         for blk in _enemies_in_atari(board, group):
             moves += [q for q in blk.libs if q not in moves]
         rest = [p for p in eyes.region_points if p not in moves]
-        rest += [p for p in sorted(eyes.open_libs) if p not in moves and p not in rest]
+        rest += [p for p in _empty_libs(board, eyes) if p not in moves and p not in rest]
         stones = stones_of(group)
         attacker = self.attacker
 
@@ -550,14 +550,14 @@ class _Owl(Search):
             if len(blk.libs) == 1:
                 moves += [q for q in blk.libs if q not in moves]
         members = set(map(id, group))
-        for p in sorted(eyes.open_libs):  # a join to a friendly block outside the group
+        for p in _empty_libs(board, eyes):  # a join to a friendly block outside the group
             if p not in moves and any(board.color[q] == self.defender and id(board.block[q]) not in members
                                       for q in board.neighbours[p]):
                 moves.append(p)
         for blk in _enemies_short(board, group, 2):  # an atari on the wall
             moves += [q for q in blk.libs if q not in moves and board.liberties_after(self.defender, q) >= 2]
         rest = [p for p in eyes.region_points if p not in moves]
-        rest += [p for p in sorted(eyes.open_libs) if p not in moves and p not in rest]
+        rest += [p for p in _empty_libs(board, eyes) if p not in moves and p not in rest]
         defender = self.defender
         around = board.neighbours
 
@@ -602,6 +602,12 @@ def _benson_alive(board: SearchBoard, group, regions, anchor: int) -> bool:
         if not blocks:
             return False
     return board.block[anchor] in blocks
+
+
+def _empty_libs(board: SearchBoard, eyes: Eyes) -> list[int]:
+    """The empty points of the group's open regions: the weak opponent stones in them (a wall
+    block of two liberties) are no point to play, and would take a place among the tries."""
+    return [p for p in sorted(eyes.open_libs) if board.color[p] == EMPTY]
 
 
 def _with_ko(board: SearchBoard, moves: list[int]) -> list[int]:
