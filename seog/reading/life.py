@@ -518,6 +518,8 @@ class _Owl(Search):
                 moves += [q for q in blk.libs if q not in moves]
         for blk in _enemies_in_atari(board, group):
             moves += [q for q in blk.libs if q not in moves]
+        for blk in _wall_helpers(board, group, self.limits.race_liberties):
+            moves += [q for q in sorted(blk.libs) if q not in moves]
         rest = [p for p in eyes.region_points if p not in moves]
         rest += [p for p in _empty_libs(board, eyes) if p not in moves and p not in rest]
         stones = stones_of(group)
@@ -602,6 +604,22 @@ def _benson_alive(board: SearchBoard, group, regions, anchor: int) -> bool:
         if not blocks:
             return False
     return board.block[anchor] in blocks
+
+
+def _wall_helpers(board: SearchBoard, group, most: int) -> list:
+    """The defender's blocks outside the group, of at most ``most`` liberties, beside the
+    attacker's blocks of as few that touch the group: taking one gives the wall the liberties it
+    lacks in a race with the group (no seki while the attacker can approach that way)."""
+    members = set(map(id, group))
+    out = []
+    for wall in _enemies_short(board, group, most):
+        for p in wall.stones:
+            for q in board.neighbours[p]:
+                if board.color[q] == group[0].color:
+                    blk = board.block[q]
+                    if id(blk) not in members and len(blk.libs) <= most and blk not in out:
+                        out.append(blk)
+    return out
 
 
 def _empty_libs(board: SearchBoard, eyes: Eyes) -> list[int]:
