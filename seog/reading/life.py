@@ -551,6 +551,8 @@ class _Owl(Search):
         for blk in group:
             if len(blk.libs) == 1:
                 moves += [q for q in blk.libs if q not in moves]
+        for blk in _wall_helpers(board, group, self.limits.race_liberties):  # kept out of the wall's reach
+            moves += [q for q in sorted(blk.libs) if q not in moves and board.liberties_after(self.defender, q) >= 2]
         members = set(map(id, group))
         for p in _empty_libs(board, eyes):  # a join to a friendly block outside the group
             if p not in moves and any(board.color[q] == self.defender and id(board.block[q]) not in members
