@@ -551,7 +551,7 @@ class _Owl(Search):
         for blk in group:
             if len(blk.libs) == 1:
                 moves += [q for q in blk.libs if q not in moves]
-        for blk in _wall_helpers(board, group, self.limits.race_liberties):  # kept out of the wall's reach
+        for blk in _wall_helpers(board, group, self.limits.race_liberties - 1):  # kept out of the wall's reach
             moves += [q for q in sorted(blk.libs) if q not in moves and board.liberties_after(self.defender, q) >= 2]
         members = set(map(id, group))
         for p in _empty_libs(board, eyes):  # a join to a friendly block outside the group
