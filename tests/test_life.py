@@ -240,34 +240,6 @@ X X X X O O X X O X X X X X . . . X .
 """
 
 
-# hash game 2003-11-08-9: White's stones from K15 to L10 are dead inside Black's area, one eye at
-# L12 and two liberties, L14 and L15, shared with Black's wall from F19 to N15, which has one eye
-# (G19) and is walled by White's living stones: eye against eye, neither side can fill a shared
-# liberty, a seki while Black cannot approach. But Black's wall touches White's three stones
-# N14-O15 of three liberties, whose capture gives it the liberties it lacks: White is dead.
-SEKI_BROKEN_BY_TAKING_THE_WALLS_NEIGHBOUR = """
-O . O O O X . X X X O . . . O . O O .
-. O O X O X X X X O O O X O O . O O X
-O . O X O X X O X X O O O O X O O X X
-O O X X X O O O O X X X O X X X X . .
-X X X . X X O . X O . X X O . . . X .
-. X . X O O O X X O . X O O . X . X X
-X X X O O . O X O O O O X . . . . . .
-. . . X O . O X X O . O X X X . . . .
-X X X X O . O O X X O O X . X X . . .
-X O X X O . O O O X O X . . . . X . .
-X O O O . O X O X X X X X . X . X . .
-O O . . . . X O O X . X X X O X X X .
-. . . . . . O . O O X X O O O O O X .
-. . O . O O . O . X X O O . O X X X X
-O O O X O . O X X X O X O . X O O X X
-O X O O O O X X O O O . . . X O O O X
-X X O X O X X O X . O O O O O . . O O
-X . X X O X X O X . O . . . . . . . O
-. X . . X X O O O O . O . O O O . O .
-"""
-
-
 def read(picture: str):
     b = SearchBoard.from_rows(picture)
     return b, (lambda v: coords.from_gtp(v, b.size)), (lambda p: coords.to_gtp(p, b.size))
@@ -451,10 +423,3 @@ def test_a_living_wall_whose_eyes_lie_against_a_dead_group_is_no_captive_of_it()
     assert b.block[at("E13")].stones[0] not in dead_around(b, at("H18"))  # White lives once Black is dead
     assert owl_attack(b, at("H18")).code != Code.LOSS  # no territory of captives: Black can be killed
     assert status(b, at("H18"))[0] != Status.ALIVE
-
-
-def test_a_seki_the_attacker_breaks_by_taking_a_weak_block_beside_its_wall_is_a_kill():
-    b, at, _ = read(SEKI_BROKEN_BY_TAKING_THE_WALLS_NEIGHBOUR)
-    assert len(b.block[at("K16")].libs) == 3 and len(b.block[at("O15")].libs) == 3  # the race
-    assert owl_attack(b, at("K13")).code == Code.WIN  # White's pass is no seki: Black approaches
-    assert status(b, at("K13"))[0] == Status.DEAD

@@ -518,10 +518,8 @@ class _Owl(Search):
                 moves += [q for q in blk.libs if q not in moves]
         for blk in _enemies_in_atari(board, group):
             moves += [q for q in blk.libs if q not in moves]
-        for blk in _wall_helpers(board, group, self.limits.race_liberties):
-            moves += [q for q in sorted(blk.libs) if q not in moves]
         rest = [p for p in eyes.region_points if p not in moves]
-        rest += [p for p in _empty_libs(board, eyes) if p not in moves and p not in rest]
+        rest += [p for p in sorted(eyes.open_libs) if p not in moves and p not in rest]
         stones = stones_of(group)
         attacker = self.attacker
 
@@ -551,17 +549,15 @@ class _Owl(Search):
         for blk in group:
             if len(blk.libs) == 1:
                 moves += [q for q in blk.libs if q not in moves]
-        for blk in _wall_helpers(board, group, self.limits.race_liberties - 1):  # kept out of the wall's reach
-            moves += [q for q in sorted(blk.libs) if q not in moves and board.liberties_after(self.defender, q) >= 2]
         members = set(map(id, group))
-        for p in _empty_libs(board, eyes):  # a join to a friendly block outside the group
+        for p in sorted(eyes.open_libs):  # a join to a friendly block outside the group
             if p not in moves and any(board.color[q] == self.defender and id(board.block[q]) not in members
                                       for q in board.neighbours[p]):
                 moves.append(p)
         for blk in _enemies_short(board, group, 2):  # an atari on the wall
             moves += [q for q in blk.libs if q not in moves and board.liberties_after(self.defender, q) >= 2]
         rest = [p for p in eyes.region_points if p not in moves]
-        rest += [p for p in _empty_libs(board, eyes) if p not in moves and p not in rest]
+        rest += [p for p in sorted(eyes.open_libs) if p not in moves and p not in rest]
         defender = self.defender
         around = board.neighbours
 
@@ -606,28 +602,6 @@ def _benson_alive(board: SearchBoard, group, regions, anchor: int) -> bool:
         if not blocks:
             return False
     return board.block[anchor] in blocks
-
-
-def _wall_helpers(board: SearchBoard, group, most: int) -> list:
-    """The defender's blocks outside the group, of at most ``most`` liberties, beside the
-    attacker's blocks of as few that touch the group: taking one gives the wall the liberties it
-    lacks in a race with the group (no seki while the attacker can approach that way)."""
-    members = set(map(id, group))
-    out = []
-    for wall in _enemies_short(board, group, most):
-        for p in wall.stones:
-            for q in board.neighbours[p]:
-                if board.color[q] == group[0].color:
-                    blk = board.block[q]
-                    if id(blk) not in members and len(blk.libs) <= most and blk not in out:
-                        out.append(blk)
-    return out
-
-
-def _empty_libs(board: SearchBoard, eyes: Eyes) -> list[int]:
-    """The empty points of the group's open regions: the weak opponent stones in them (a wall
-    block of two liberties) are no point to play, and would take a place among the tries."""
-    return [p for p in sorted(eyes.open_libs) if board.color[p] == EMPTY]
 
 
 def _with_ko(board: SearchBoard, moves: list[int]) -> list[int]:
