@@ -318,11 +318,6 @@ class _Owl(Search):
         if self._out_of_reach():
             self.cut += 1
             return Result(Code.LOSS if self._lives_at_horizon(eyes) else Code.WIN)
-        key = (board.key(self.attacker), attacker_took_back, defender_took_back)
-        known = self.table.get(key)
-        if known is not None:
-            return known
-        cut_before = self.cut
 
         def reply(took_back: bool) -> Code:
             if self._captured():
@@ -330,11 +325,9 @@ class _Owl(Search):
             return self.defend(attacker_took_back or took_back, defender_took_back).code.reversed()
 
         # a ko made caps the win only after the defender's take-back: else the reply reads the ko
-        best = self.best_move(self.attacker, self._attack_moves(group, eyes), Result(Code.LOSS),
-                              attacker_took_back, defender_took_back, reply)
-        if self.cut == cut_before:
-            self.table[key] = best
-        return best
+        return self.tabled((board.key(self.attacker), attacker_took_back, defender_took_back),
+                           lambda: self.best_move(self.attacker, self._attack_moves(group, eyes), Result(Code.LOSS),
+                                                  attacker_took_back, defender_took_back, reply))
 
     def defend(self, attacker_took_back: bool, defender_took_back: bool) -> Result:
         """The defender to move: can it make the group live?"""
@@ -346,25 +339,20 @@ class _Owl(Search):
         if self._out_of_reach():
             self.cut += 1
             return Result(Code.WIN if self._lives_at_horizon(eyes) else Code.LOSS)
-        key = (board.key(self.defender), attacker_took_back, defender_took_back)
-        known = self.table.get(key)
-        if known is not None:
-            return known
-        cut_before = self.cut
-        moves: list[int | None] = list(self._defence_moves(group, eyes))
-        if board.depth() > self.start:
-            moves.append(None)  # a pass: the attacker cannot approach (seki), or need not be answered
 
         def reply(took_back: bool) -> Code:
             if self._captured():
                 return Code.LOSS
             return self.attack(attacker_took_back, defender_took_back or took_back).code.reversed()
 
-        best = self.best_move(self.defender, moves, Result(Code.LOSS), defender_took_back, attacker_took_back,
-                              reply)
-        if self.cut == cut_before:
-            self.table[key] = best
-        return best
+        def read() -> Result:
+            moves: list[int | None] = list(self._defence_moves(group, eyes))
+            if board.depth() > self.start:
+                moves.append(None)  # a pass: the attacker cannot approach (seki), or need not be answered
+            return self.best_move(self.defender, moves, Result(Code.LOSS), defender_took_back, attacker_took_back,
+                                  reply)
+
+        return self.tabled((board.key(self.defender), attacker_took_back, defender_took_back), read)
 
     def _kill_stands(self) -> bool:
         """The group was just taken: is that a kill? Not when every block that took it holds stones

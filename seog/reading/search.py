@@ -34,6 +34,18 @@ class Search:
         self.facts: dict[tuple, object] = {}
         self.start = board.depth()
 
+    def tabled(self, key: tuple, read: Callable[[], Result]) -> Result:
+        """The result of the position ``key`` from the table, or ``read()``, stored there when no
+        line of it was cut short (a cut line's result stands only for the budget it had)."""
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        cut_before = self.cut
+        best = read()
+        if self.cut == cut_before:
+            self.table[key] = best
+        return best
+
     def best_move(self, colour: int, moves: list[int | None], best: Result, took_back_before: bool,
                   ko_caps: bool, reply: Callable[[bool], Code]) -> Result:
         """The best of ``moves`` for ``colour`` (None a pass), from ``best`` up: each played (a ko

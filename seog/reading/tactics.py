@@ -133,22 +133,15 @@ class _Search(Search):
         if self._out_of_reach():
             self.cut += 1
             return fallback
-        key = (board.key(self.attacker), attacker_took_back, defender_took_back)
-        known = self.table.get(key)
-        if known is not None:
-            return known
-        cut_before = self.cut
 
         def reply(took_back: bool) -> Code:
             if self._target() is None:
                 return Code.WIN
             return self._defend(attacker_took_back or took_back, defender_took_back).code.reversed()
 
-        best = self.best_move(self.attacker, self._attack_moves(blk, depth), fallback, attacker_took_back, True,
-                              reply)
-        if self.cut == cut_before:
-            self.table[key] = best
-        return best
+        return self.tabled((board.key(self.attacker), attacker_took_back, defender_took_back),
+                           lambda: self.best_move(self.attacker, self._attack_moves(blk, depth), fallback,
+                                                  attacker_took_back, True, reply))
 
     def _defend(self, attacker_took_back: bool, defender_took_back: bool) -> Result:
         """The defender to move: can it save the target?"""
@@ -160,20 +153,13 @@ class _Search(Search):
         if self._out_of_reach():
             self.cut += 1
             return Result(Code.WIN if libs > 1 else Code.LOSS)
-        key = (board.key(self.defender), attacker_took_back, defender_took_back)
-        known = self.table.get(key)
-        if known is not None:
-            return known
-        cut_before = self.cut
 
         def reply(took_back: bool) -> Code:
             return self._attack(attacker_took_back, defender_took_back or took_back).code.reversed()
 
-        best = self.best_move(self.defender, self._defence_moves(blk, depth), Result(Code.LOSS),
-                              defender_took_back, True, reply)
-        if self.cut == cut_before:
-            self.table[key] = best
-        return best
+        return self.tabled((board.key(self.defender), attacker_took_back, defender_took_back),
+                           lambda: self.best_move(self.defender, self._defence_moves(blk, depth), Result(Code.LOSS),
+                                                  defender_took_back, True, reply))
 
     # ---- candidate moves ----------------------------------------------------------------
     def _attack_moves(self, blk: Block, depth: int) -> list[int]:
