@@ -103,3 +103,37 @@ def test_the_pass_reads_nothing_where_the_trigger_picks_nothing():
 def test_a_position_whose_budget_is_spent_reads_no_more_groups():
     _, before, after = decided(ONE_EYE, settings=replace(SHORT, life_position_nodes=0))
     assert after == before
+
+
+# Two corners of one eye each, Black's bottom left and White's top right.
+TWO_CORNERS = """
+    . . . . X O . . .
+    . . . . X O O O O
+    . . . . X X X X X
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O O O . . . .
+    X X X X O . . . .
+    X X X X O . . . .
+    X . . X O . . . .
+"""
+
+
+def test_the_position_budget_counts_every_move_of_a_groups_reading():
+    # the pre-reads of the stones around a group and the races count as well as the owl's
+    # moves: a budget the first group's reading spends whole leaves the second unread
+    from seog.classifiers.life import group_readings
+    from seog.features.board import Board
+    from seog.features.coords import index_to_flat
+    from seog.reading import life
+    from seog.reading.board import SearchBoard
+
+    topo = analyze(board(TWO_CORNERS).grid)
+    first, second = at(topo, 6, 0).id, at(topo, 0, 5).id
+    alone = SearchBoard.from_board(Board.from_grid(topo.grid))
+    life.read(alone, index_to_flat(int(topo.blocks[first].points[0]), topo.size), SHORT.life_nodes)
+    readings = group_readings(topo, (first, second), SHORT.life_nodes, 10**6)
+    assert readings[first] is not None and readings[second] is not None
+    assert alone.played > readings[first].nodes  # more was played than the owl's own moves
+    spent = group_readings(topo, (first, second), SHORT.life_nodes, alone.played)
+    assert spent[first] is not None and spent[second] is None

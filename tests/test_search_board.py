@@ -75,6 +75,24 @@ def test_suicide_is_refused_and_leaves_the_board_as_it_was():
     assert b.is_legal(BLACK, at("A4", 4))  # filling one's own eye is legal
 
 
+def test_the_board_counts_every_move_played_and_no_refused_one():
+    # what every search on the board costs: a move undone still cost its play; a suicide or an
+    # occupied point did not
+    b = SearchBoard.from_rows("""
+        . X . .
+        X . . .
+        . . . .
+        . . . .
+    """)
+    assert b.played == 0
+    assert not b.try_play(WHITE, at("A4", 4)) and not b.try_play(WHITE, at("B4", 4))
+    assert b.played == 0
+    assert b.try_play(WHITE, at("D1", 4)) and b.try_play(BLACK, None)
+    b.undo()
+    b.undo()
+    assert b.played == 2
+
+
 def test_a_ko_cannot_be_taken_back_at_once_but_can_after_a_move_elsewhere():
     b = SearchBoard.from_rows("""
         . X O . .

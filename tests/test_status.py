@@ -62,7 +62,7 @@ def test_the_default_settings_are_the_thresholds_the_shipped_model_is_measured_w
         "big_eye": 7, "alone_eye": 6, "big_eye_and_another": 6, "few_stones": 3, "open_board": 0.5, "small_eye": 8,
         "taken_min": 2, "seki_min_opponent": 4, "race_max_liberties": 12,
         "trigger_min_stones": 2, "trigger_few_liberties": 0, "trigger_roomy": 0, "trigger_race_liberties": 6,
-        "life_nodes": 150, "life_position_nodes": 3000,
+        "life_nodes": 150, "life_position_nodes": 1200,
     }
     assert DEFAULT == PassSettings()
 

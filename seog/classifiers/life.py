@@ -80,8 +80,9 @@ def _readings(grid: bytes, size: int, anchors: tuple[int, ...], nodes: int,
         if left <= 0:
             known[point] = None
             continue
+        before = board.played
         reading = life.read(board, point, min(nodes, left))
-        left -= reading.nodes
+        left -= board.played - before  # every move: the owl's, the pre-reads' and the races'
         for blk in group_of(board, point):
             for p in blk.stones:
                 known[p] = reading

@@ -63,7 +63,7 @@ class PassSettings:
 
     # the life-and-death pass (``classifiers.life``) on the groups the trigger picks
     life_nodes: int = 150  # moves each search may play: 150, 300 and 600 read hash alike, 150 the smallest
-    life_position_nodes: int = 3000  # moves all the searches of a position may play: bounds its time
+    life_position_nodes: int = 1200  # moves all its searches may play on the board (owl, pre-reads, races): bounds its time
 
 
 DEFAULT = PassSettings()

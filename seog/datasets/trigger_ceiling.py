@@ -360,7 +360,8 @@ def life_pass(positions: list[Position], settings) -> dict:
         tally["positions flagged unread"] += unread
         tally["positions flagged unread, wrong"] += unread and wrong
     return {"positions": len(positions), "wrong": sum(bool(pos.wrong) for pos in positions),
-            "life_nodes": settings.life_nodes, **dict(tally),
+            "life_nodes": settings.life_nodes, "life_position_nodes": settings.life_position_nodes,
+            **dict(tally),
             "life pass mends": len(named["life pass mends games"]),
             "life pass breaks": len(named["life pass breaks games"]),
             "life pass ms a position, median": milliseconds(seconds, 0.5),
@@ -382,6 +383,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--life-pass", action="store_true",
                    help="measure the life-and-death pass (classifiers.life) as the scoring path runs it")
     p.add_argument("--life-nodes", type=int, help="its budget a search (default: PassSettings.life_nodes)")
+    p.add_argument("--life-position-nodes", type=int,
+                   help="its budget a position (default: PassSettings.life_position_nodes)")
     p.add_argument("--out", help="write the figures to this JSON file")
     args = p.parse_args(argv)
 
@@ -400,7 +403,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.sweep:
         figures = {"side": args.side, "positions": len(positions), **sweep(positions)}
     elif args.life_pass:
-        life = DEFAULT if args.life_nodes is None else replace(DEFAULT, life_nodes=args.life_nodes)
+        life = replace(DEFAULT, **{k: v for k, v in (("life_nodes", args.life_nodes),
+                                                      ("life_position_nodes", args.life_position_nodes))
+                                   if v is not None})
         figures = {"side": args.side, "limit": args.limit, **life_pass(positions, life)}
     else:
         owl = (SeogOwl() if args.reader == "seog" else

@@ -79,6 +79,7 @@ class SearchBoard:
         self.hash = 0
         self.ko: int | None = None
         self.captures = {BLACK: 0, WHITE: 0}
+        self.played = 0  # moves played in all (undone or not): what every search on the board costs
         self._undo: list[tuple] = []
 
     # ---- construction -------------------------------------------------------------
@@ -220,6 +221,7 @@ class SearchBoard:
         if point is None:
             self._undo.append((None, color, None, 0, (), (), (), (), (), self.ko, self.hash))
             self.ko = None
+            self.played += 1
             return True
         colors, blocks, around = self.color, self.block, self.neighbours
         if colors[point] != EMPTY or (point == self.ko and not ignore_ko):
@@ -245,6 +247,7 @@ class SearchBoard:
                     legal = legal or len(blk.libs) == 1
         if not legal:
             return False
+        self.played += 1
         # The move joins the largest friendly block in place; the others' stones move into it.
         added: list[int] = []
         if friends:

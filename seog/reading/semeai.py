@@ -118,8 +118,8 @@ def count_group(board: SearchBoard, point: int, other: set[int] = frozenset(),
     for lib in libs:
         if lib in seen:
             continue
-        region = _enclosed(board, lib, color, None if any_wall else stones, other)
-        seen.update(region or (lib,))
+        region, reached = _enclosed(board, lib, color, None if any_wall else stones, other)
+        seen.update(reached)  # whether a space is an eye is the space's own: read it once
         if region and not _false_eye(board, region, color):
             eyes.append(region)
             values.append(eye_value(board, region, color))
@@ -147,31 +147,31 @@ def _shape_value(size: int, region: tuple[int, ...], stones: tuple[int, ...]) ->
 
 
 def _enclosed(board: SearchBoard, start: int, color: int, stones: set[int] | None,
-              other: set[int]) -> list[int] | None:
+              other: set[int]) -> tuple[list[int] | None, list[int]]:
     """The space reached from ``start`` through empty points and the opponent's stones, when the
-    group's ``stones`` alone (None: any of its colour) wall it in within ``MAX_ROOM`` points;
-    else None."""
+    group's ``stones`` alone (None: any of its colour) wall it in within ``MAX_ROOM`` points (else
+    None), with the points reached before that was known (all of one space)."""
     region, todo, seen = [], [start], {start}
     while todo:
         p = todo.pop()
         region.append(p)
         if len(region) > MAX_ROOM:
-            return None
+            return None, region
         for q in board.neighbours[p]:
             v = board.color[q]
             if v == BORDER or q in seen:
                 continue
             if v == color:
                 if stones is not None and q not in stones:
-                    return None
+                    return None, region
                 continue
             if q in other:
-                return None
+                return None, region
             seen.add(q)
             todo.append(q)
     if len(region) > MAX_EYE and any(board.color[p] != EMPTY for p in region):
-        return None  # a wide space with the opponent's stones in it is no eye of ours
-    return region
+        return None, region  # a wide space with the opponent's stones in it is no eye of ours
+    return region, region
 
 
 def _false_eye(board: SearchBoard, region: list[int], color: int) -> bool:
@@ -194,12 +194,19 @@ def lives(board: SearchBoard, point: int) -> bool:
     return count.alive() or len(count.libs - count.eye_points) >= ESCAPE_LIBERTIES
 
 
-def static_race(board: SearchBoard, a: int, b: int, to_move: int) -> Race:
-    """The race judged by counting, ``to_move`` moving first (Müller's semeai classes, simplified):
-    neither group with an eye, one eye against none, and eyes on both sides."""
+def race_counts(board: SearchBoard, a: int, b: int) -> tuple[GroupCount, GroupCount]:
+    """The counts of the groups at ``a`` and ``b``, each with the other's stones outside its eyes."""
     ca = count_group(board, a)
     cb = count_group(board, b, ca.stones)
-    ca = count_group(board, a, cb.stones)
+    return count_group(board, a, cb.stones), cb
+
+
+def static_race(board: SearchBoard, a: int, b: int, to_move: int,
+                counts: tuple[GroupCount, GroupCount] | None = None) -> Race:
+    """The race judged by counting, ``to_move`` moving first (Müller's semeai classes, simplified):
+    neither group with an eye, one eye against none, and eyes on both sides. ``counts``: the
+    groups' ``race_counts`` when known."""
+    ca, cb = counts or race_counts(board, a, b)
     a_alive, b_alive = ca.alive(), cb.alive()
     a_out_all = ca.libs - cb.libs - ca.eye_points
     b_out_all = cb.libs - ca.libs - cb.eye_points
@@ -261,6 +268,16 @@ class _Search:
         self.table: dict[tuple, tuple[int, int]] = {}
         self.retakes = {self.color_a: 1, -self.color_a: 1}  # a ko taken back at once, as after a threat
         self.taken = {self.color_a: 0, -self.color_a: 0}  # kos taken in the line, not back at once
+        self.known: dict[tuple, tuple[GroupCount, GroupCount]] = {}  # race_counts by position
+
+    def counts(self, x: int, y: int) -> tuple[GroupCount, GroupCount]:
+        """``race_counts`` of the groups at ``x`` and ``y``, read once a position (transpositions
+        and the leaves meet the same position again)."""
+        key = (self.board.hash, x, y)
+        known = self.known.get(key)
+        if known is None:
+            known = self.known[key] = race_counts(self.board, x, y)
+        return known
 
     def root(self) -> SemeaiResult:
         board, me = self.board, self.color_a
@@ -320,7 +337,7 @@ class _Search:
             if flag == _EXACT or (flag == _LOWER and v >= beta) or (flag == _UPPER and v <= alpha):
                 return v
         if depth >= MAX_DEPTH or self.budget <= 0:
-            return static_race(board, a, b, to_move)
+            return static_race(board, a, b, to_move, self.counts(a, b))
         maximizing = to_move == self.color_a
         alpha0, beta0 = alpha, beta
         best = -1 if maximizing else Race.B_DIES + 1
@@ -349,9 +366,7 @@ class _Search:
         liberties, its own, the shared ones, eye points and approach moves."""
         board = self.board
         mine, theirs = (self.a, self.b) if color == self.color_a else (self.b, self.a)
-        cm = count_group(board, mine)
-        ct = count_group(board, theirs, cm.stones)
-        cm = count_group(board, mine, ct.stones)
+        cm, ct = self.counts(mine, theirs)
         if cm.alive() and ct.alive():
             return []
         out: list[int] = []
